@@ -1,0 +1,20 @@
+#include <string>
+
+#include "dmlcert/backend.h"
+#include "reference/reference.h"
+#ifdef DMLCERT_HAVE_OPTIMIZED
+#include "optimized/optimized.h"
+#endif
+
+namespace dmlcert {
+
+std::unique_ptr<Backend> make_backend(std::string_view spec, std::string* error) {
+  if (spec == "reference") return reference::make_backend();
+#ifdef DMLCERT_HAVE_OPTIMIZED
+  if (spec == "optimized") return optimized::make_backend();
+#endif
+  if (error) *error = "unknown backend '" + std::string(spec) + "' (expected reference, optimized or plugin:/path/lib.so)";
+  return nullptr;
+}
+
+}  // namespace dmlcert

@@ -1,0 +1,63 @@
+// Cases and case files (CASE_FORMAT.md): one operator descriptor, its input data, and what must
+// happen.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dmlcert/feature_level.h"
+#include "dmlcert/operators.h"
+#include "dmlcert/validate.h"
+
+namespace dmlcert {
+
+struct Tolerance {
+  std::optional<uint64_t> ulp;     // {"ulp": N}
+  std::optional<double> abs, rel;  // {"abs": x, "rel": y}
+  bool operator==(const Tolerance&) const = default;
+};
+
+struct Case {
+  std::string name;
+  FeatureLevel level = kDefaultFeatureLevel;
+  OperatorDesc op;
+  InputData data;  // logical row-major input data per input role
+  CaseClass expect = CaseClass::Valid;
+  std::optional<Bytes> expected_output;  // logical row-major, for valid cases
+  std::vector<std::string> violates;     // rule IDs, for invalid (and unspecified) cases
+  std::optional<Tolerance> tolerance;
+  // Free-form provenance written by generators ("fuzz seed=1 case=123"); optional in files.
+  std::string origin;
+};
+
+std::string_view name(CaseClass c);  // "valid", "invalid", "unspecified"
+
+// A malformed file: names the file, the JSON path (such as "tensors.input.sizes[2]") and what was
+// expected there. For .jsonl files the path starts with the line number ("line 3: ...").
+struct CaseError {
+  std::string file;
+  std::string path;
+  std::string message;
+  std::string to_string() const;  // "FILE: PATH: MESSAGE", one line
+};
+
+struct LoadedCases {
+  std::vector<Case> cases;
+  std::vector<CaseError> errors;  // one per malformed file or .jsonl line
+};
+
+// Parses one case from JSON text. `file` is only used in the error.
+std::optional<Case> parse_case(std::string_view json_text, std::string_view file, CaseError* error);
+// Reads a .json file (one case) or a .jsonl file (one case per non-empty line).
+LoadedCases load_case_file(const std::string& path);
+// Expands directories recursively (sorted, *.json and *.jsonl) and loads every file.
+LoadedCases load_cases(const std::vector<std::string>& paths);
+
+std::string to_json(const Case& c, bool pretty = true);
+// Writes atomically (temporary file, then rename), so a crash mid-write leaves no torn file.
+bool write_case_file(const std::string& path, const Case& c, std::string* error);
+
+}  // namespace dmlcert

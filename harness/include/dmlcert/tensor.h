@@ -1,0 +1,61 @@
+// Tensor descriptors (SPEC.md, "Tensor descriptors") and the mapping between logical row-major
+// data and strided memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dmlcert/dtype.h"
+
+namespace dmlcert {
+
+using Sizes = std::vector<uint32_t>;
+using Coord = std::vector<uint32_t>;
+
+struct TensorDesc {
+  DataType type = DataType::FLOAT32;
+  Sizes sizes;
+  std::optional<std::vector<uint32_t>> strides;  // in elements; absent means packed row-major
+  uint64_t total_bytes = 0;                      // TotalTensorSizeInBytes
+
+  uint32_t rank() const { return static_cast<uint32_t>(sizes.size()); }
+  bool operator==(const TensorDesc&) const = default;
+};
+
+// Packed row-major strides for sizes. Saturates at UINT32_MAX per entry rather than wrapping.
+std::vector<uint64_t> packed_strides(const Sizes& sizes);
+// The strides the tensor really uses: its own, or packed ones when absent. Only meaningful when
+// strides (if present) have rank() entries.
+std::vector<uint64_t> effective_strides(const TensorDesc& t);
+// Product of sizes, or nullopt when it overflows 64 bits.
+std::optional<uint64_t> element_count(const Sizes& sizes);
+// dot(Sizes-1, Strides) + 1 (the element span, T.ELEMENT_LIMIT), or nullopt on 64-bit overflow
+// or when a size is 0.
+std::optional<uint64_t> element_span(const TensorDesc& t);
+// roundup4(element_span * elementSize) (T.TOTAL_BYTES), or nullopt on overflow.
+std::optional<uint64_t> min_implied_bytes(const TensorDesc& t);
+// A packed descriptor with total_bytes set to the minimum implied size.
+TensorDesc packed_desc(DataType type, Sizes sizes);
+
+// Calls f(coord) for every coordinate of sizes in row-major order (last axis fastest).
+void for_each_coord(const Sizes& sizes, const std::function<void(const Coord&)>& f);
+// Row-major flattened index of coord within sizes.
+uint64_t flat_index(const Coord& coord, const Sizes& sizes);
+// Element offset dot(coord, strides).
+uint64_t element_offset(const Coord& coord, const std::vector<uint64_t>& strides);
+
+// Logical data: element_count(sizes) elements of the type, packed row-major. This is the form
+// of data in case files and of expected outputs.
+using Bytes = std::vector<std::byte>;
+
+// Places logical data into a zero-filled buffer of `buffer_bytes` following the descriptor's
+// strides. Elements that share memory (0 strides) are written more than once, last one wins.
+Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_t buffer_bytes);
+// Reads the logical elements of t out of memory.
+Bytes from_memory(const TensorDesc& t, std::span<const std::byte> memory);
+
+}  // namespace dmlcert

@@ -1,0 +1,1 @@
+#include "dmlcert/runner.h"
