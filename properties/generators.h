@@ -1,0 +1,50 @@
+// rapidcheck generators of cases: valid (per support-table cell), invalid (one mutator per doc
+// and inferred rule ID) and unspecified (one generator per U rule), with data fills. Used by the
+// property tests, `dmlcert fuzz` and `dmlcert certify`.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dmlcert/case.h"
+#include "dmlcert/support.h"
+
+namespace dmlcert::props {
+
+// How input data is filled (SPEC.md, "Numbers").
+enum class DataMode {
+  Exact,    // every summation order gives the same exact result: compared bitwise
+  Random,   // compared with SPEC.md's error bound
+  Special,  // NaN payloads, ±inf, ±0, subnormals, integer extremes, where SPEC.md defines them
+};
+
+// A valid case at `level`, any operator in `ops` (all when empty).
+rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
+// A valid case that exercises one support-table cell (its op/function, role, type and rank).
+rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode);
+// A valid case mutated to break exactly the rule `rule_id` (a doc or inferred rule). The case's
+// `violates` names it. Returns nullopt when the rule cannot be broken at this level for any op
+// in `ops` (e.g. OP.FEATURE_LEVEL at 2_1 for SLICE).
+std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops = {});
+// A class U case for the U rule `rule_id` (its `violates` names it), or nullopt when not
+// reachable at this level.
+std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops = {});
+// The rule IDs invalid_case()/unspecified_case() can produce at a level.
+std::vector<std::string> invalid_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
+std::vector<std::string> unspecified_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
+
+// Deterministic sampling outside a property: the same (gen, seed, size) gives the same case.
+rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size);
+
+// Shrinks a failing case: walks the shrink tree greedily, keeping the first smaller case for
+// which `still_fails` holds, until no shrink fails or `max_seconds` pass (so a slow backend
+// cannot stall it). Returns the smallest failing case found.
+Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<bool(const Case&)>& still_fails,
+                    double max_seconds);
+
+}  // namespace dmlcert::props
