@@ -1,6 +1,7 @@
 #include <string>
 
 #include "dmlcert/backend.h"
+#include "plugin/isolated_backend.h"
 #include "reference/reference.h"
 #ifdef DMLCERT_HAVE_OPTIMIZED
 #include "optimized/optimized.h"
@@ -13,6 +14,8 @@ std::unique_ptr<Backend> make_backend(std::string_view spec, std::string* error)
 #ifdef DMLCERT_HAVE_OPTIMIZED
   if (spec == "optimized") return optimized::make_backend();
 #endif
+  // A plugin never runs inside dmlcert: it is loaded by an isolation child (backends/plugin).
+  if (spec.rfind("plugin:", 0) == 0) return plugin::make_isolated_backend(std::string(spec), {}, error);
   if (error) *error = "unknown backend '" + std::string(spec) + "' (expected reference, optimized or plugin:/path/lib.so)";
   return nullptr;
 }

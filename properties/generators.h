@@ -6,6 +6,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ enum class DataMode {
   Special,  // NaN payloads, ±inf, ±0, subnormals, integer extremes, where SPEC.md defines them
 };
 
+std::string_view name(DataMode m);  // "exact", "random", "special"
+
 // A valid case at `level`, any operator in `ops` (all when empty).
 rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
 // A valid case that exercises one support-table cell (its op/function, role, type and rank).
@@ -37,6 +40,23 @@ std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureL
 // The rule IDs invalid_case()/unspecified_case() can produce at a level.
 std::vector<std::string> invalid_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
 std::vector<std::string> unspecified_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
+
+// One valid case shape that exercises several support-table cells at once: every role of
+// (op, function) at one rank, with the data type on the data roles and the index type on the
+// indices (or ARGMAX/ARGMIN output) role. cell_targets() lists targets that together reach every
+// cell of support_cells(level) for the ops; `dmlcert fuzz` walks them round-robin.
+struct CellTarget {
+  OpKind op;
+  std::optional<ReduceFunction> function;
+  DataType data_type;
+  std::optional<DataType> index_type;
+  uint32_t rank;
+};
+std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKind>& ops = {});
+rc::Gen<Case> valid_case_for_target(const CellTarget& target, FeatureLevel level, DataMode mode);
+// The support-table cells a case's descriptor exercises at its level (one per role whose
+// (op, function, role, type, rank) is a cell of support_cells(table_level(level))).
+std::vector<SupportCell> cells_of(const Case& c);
 
 // Deterministic sampling outside a property: the same (gen, seed, size) gives the same case.
 rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size);

@@ -1,1 +1,32 @@
-int main() { return 0; }
+// The dmlcert command. Each subcommand registers itself from its own cmd_<name>.cpp.
+#include <exception>
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app(
+      "dmlcert: conformance and differential testing for DirectML-style tensor operators (SLICE, "
+      "SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS).\n"
+      "Valid cases must give the reference result (bit-exact, or within an error bound computed "
+      "from the data for float reductions), invalid cases must be rejected without writing output, "
+      "unspecified cases must not crash and, when executed, give an admissible result.\n"
+      "Backends: reference, optimized (the default), or plugin:/path/to/libbackend.so.",
+      "dmlcert");
+  app.require_subcommand(1);
+  app.footer(std::string(dmlcert::cli::kExitStatusHelp) + "\nRun `dmlcert COMMAND --help` for a command's options.");
+  dmlcert::cli::add_run_command(app);
+  dmlcert::cli::add_replay_command(app);
+  dmlcert::cli::add_rules_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; every other parse error is a usage error.
+    return app.exit(e) == 0 ? 0 : dmlcert::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "dmlcert: internal error: " << e.what() << "\n";
+    return dmlcert::cli::kExitFailed;
+  }
+  return dmlcert::cli::exit_status();
+}

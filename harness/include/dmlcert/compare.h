@@ -29,11 +29,13 @@ struct Expectation {
 
 struct Mismatch {
   uint64_t index;  // row-major logical index
+  Coord coord;     // the same element's logical coordinate
   std::string expected, actual;
   double bound = 0;
 };
 struct CompareResult {
   bool ok = true;
+  uint64_t compared = 0;  // elements compared
   uint64_t mismatches = 0;
   std::vector<Mismatch> first;  // the first few, for messages
   std::string summary() const;  // "3 of 16 elements differ; first at [0,1]: expected 2, got 3"

@@ -1,0 +1,107 @@
+// Canonical loop nests. Every operator call is first rewritten as the smallest loop nest that
+// does the same thing: negative strides folded into a base offset, size-1 dimensions dropped,
+// and dimensions that are contiguous in every stream merged into one. A strided, broadcast or
+// reversed descriptor of rank 8 often becomes one or two loops this way, and the innermost loop
+// is what the kernels vectorize.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "optimized/thread_pool.h"
+
+namespace dmlcert::optimized {
+
+// Up to this many streams (tensors) walk the same coordinates: output, input, indices.
+inline constexpr int kMaxStreams = 3;
+
+struct Dim {
+  uint64_t size = 1;
+  std::array<int64_t, kMaxStreams> stride{};  // in elements of each stream's tensor
+  int kind = 0;  // dims of different kinds never merge (REDUCE: reduced vs kept)
+};
+
+struct LoopNest {
+  int streams = 1;
+  std::array<int64_t, kMaxStreams> base{};  // element offset of coordinate 0 in each stream
+  std::vector<Dim> dims;                    // outermost first
+
+  uint64_t count() const;  // number of coordinates (product of sizes)
+  uint64_t outer_count() const;  // coordinates of every dim but the innermost
+  const Dim& inner() const { return dims.back(); }
+};
+
+// Drops size-1 dimensions and merges each pair of neighbours (outer i, inner i+1) whose strides
+// have the same kind and satisfy stride[i] == stride[i+1] * size[i+1] in every stream. Keeps the order of dimensions,
+// so row-major coordinate order is preserved (REDUCE's ARG* indices rely on it). Always leaves at
+// least one dimension (size 1 when everything was dropped).
+void simplify(LoopNest& nest);
+
+// For data movement, where the order of visiting coordinates is free: flips every dimension
+// whose stride in `stream` is negative (walking it backwards, with the base moved to its far
+// end), then orders dimensions by decreasing |stride| in `stream`, then simplifies.
+void canonicalize_for_copy(LoopNest& nest, int stream);
+
+// Walks the coordinates [begin, end) of the nest's outer dimensions (all but the innermost), in
+// row-major order, calling fn(offsets) with each stream's element offset of that coordinate's
+// innermost run start.
+template <class F> void for_each_outer(const LoopNest& nest, uint64_t begin, uint64_t end, F&& fn) {
+  const int outer_dims = static_cast<int>(nest.dims.size()) - 1;
+  std::array<uint64_t, 16> coord{};
+  std::array<int64_t, kMaxStreams> off = nest.base;
+  // Decompose `begin` into a coordinate.
+  uint64_t rest = begin;
+  for (int d = outer_dims - 1; d >= 0; --d) {
+    coord[d] = rest % nest.dims[d].size;
+    rest /= nest.dims[d].size;
+    for (int s = 0; s < nest.streams; ++s) off[s] += static_cast<int64_t>(coord[d]) * nest.dims[d].stride[s];
+  }
+  for (uint64_t i = begin; i < end; ++i) {
+    fn(off);
+    for (int d = outer_dims - 1; d >= 0; --d) {
+      const Dim& dim = nest.dims[d];
+      if (++coord[d] < dim.size) {
+        for (int s = 0; s < nest.streams; ++s) off[s] += dim.stride[s];
+        break;
+      }
+      for (int s = 0; s < nest.streams; ++s) off[s] -= static_cast<int64_t>(dim.size - 1) * dim.stride[s];
+      coord[d] = 0;
+    }
+  }
+}
+
+// Runs the nest's innermost runs over the thread pool: fn(offsets, first, n) handles elements
+// [first, first + n) of the innermost run whose start offsets are `offsets`. Long runs of a nest
+// with few runs are cut into chunks, so a single huge run still spreads over the threads.
+// `element_bytes` estimates the memory touched per coordinate (to keep small calls inline).
+template <class F> void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
+  const uint64_t inner = nest.inner().size;
+  const uint64_t outer = nest.outer_count();
+  const uint64_t chunk_elems = std::max<uint64_t>(1, (uint64_t{256} << 10) / std::max<uint64_t>(1, element_bytes));
+  const uint64_t chunks = outer >= 64 ? 1 : (inner + chunk_elems - 1) / chunk_elems;
+  const uint64_t per_chunk = (inner + chunks - 1) / chunks;
+  parallel_for(outer * chunks, outer * inner * element_bytes, [&](uint64_t begin, uint64_t end) {
+    if (chunks == 1) {
+      for_each_outer(nest, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) { fn(off, 0, inner); });
+      return;
+    }
+    // Items are (outer coordinate, chunk) pairs, chunk fastest.
+    uint64_t item = begin;
+    while (item < end) {
+      const uint64_t o = item / chunks;
+      const uint64_t c_begin = item % chunks;
+      const uint64_t c_end = std::min<uint64_t>(chunks, c_begin + (end - item));
+      for_each_outer(nest, o, o + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
+        for (uint64_t c = c_begin; c < c_end; ++c) {
+          const uint64_t j0 = c * per_chunk;
+          if (j0 < inner) fn(off, j0, std::min(per_chunk, inner - j0));
+        }
+      });
+      item += c_end - c_begin;
+    }
+  });
+}
+
+}  // namespace dmlcert::optimized

@@ -1,0 +1,51 @@
+#include "optimized/copy.h"
+
+#include <cstring>
+
+#include "optimized/thread_pool.h"
+
+namespace dmlcert::optimized {
+
+namespace {
+
+template <class E> void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
+                                       uint64_t n) {
+  E* out = reinterpret_cast<E*>(out_bytes);
+  const E* in = reinterpret_cast<const E*>(in_bytes);
+  if (os == 1 && is == 1) {
+    std::memmove(out, in, n * sizeof(E));
+  } else if (os == 1 && is == -1) {
+    for (uint64_t j = 0; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
+  } else if (os == 1 && is == 0) {
+    const E v = in[0];
+    for (uint64_t j = 0; j < n; ++j) out[j] = v;
+  } else if (os == 1) {
+    for (uint64_t j = 0; j < n; ++j) out[j] = in[static_cast<int64_t>(j) * is];
+  } else {
+    for (uint64_t j = 0; j < n; ++j) out[static_cast<int64_t>(j) * os] = in[static_cast<int64_t>(j) * is];
+  }
+}
+
+}  // namespace
+
+void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
+              size_t element_bytes) {
+  switch (element_bytes) {
+    case 1: return copy_run_typed<u8u>(out, out_stride, in, in_stride, n);
+    case 2: return copy_run_typed<u16u>(out, out_stride, in, in_stride, n);
+    case 4: return copy_run_typed<u32u>(out, out_stride, in, in_stride, n);
+    default: return copy_run_typed<u64u>(out, out_stride, in, in_stride, n);
+  }
+}
+
+void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
+  const Dim& inner = nest.inner();
+  const int64_t esz = static_cast<int64_t>(es);
+  for_each_run_parallel(nest, es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+    const int64_t j = static_cast<int64_t>(first);
+    copy_run(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0], in + (off[1] + j * inner.stride[1]) * esz,
+             inner.stride[1], n, es);
+  });
+}
+
+}  // namespace dmlcert::optimized

@@ -1,0 +1,104 @@
+// GATHER_ELEMENTS: output[c] = input[c with c[axis] replaced by index[c]].
+// The loop nest walks output, input and indices together; the input stream has stride 0 along
+// the axis, and the indexed term index * input_stride[axis] is added per element. The index
+// data is range-checked in a first pass, because a rejection must not write any output byte.
+#include <atomic>
+
+#include "optimized/canonicalize.h"
+#include "optimized/copy.h"
+#include "optimized/indices.h"
+#include "optimized/optimized.h"
+
+namespace dmlcert::optimized {
+
+namespace {
+
+template <class I> I load_index(const std::byte* p) { return static_cast<I>(*reinterpret_cast<const typename unaligned<I>::type*>(p)); }
+
+// The index of the first out-of-range element is not needed here (check_data names it on the
+// rejection path); only whether there is one.
+template <class I> bool all_indices_in_range(const TensorDesc& indices, const std::byte* data, uint64_t d,
+                                             bool allow_negative) {
+  const auto strides = effective_strides(indices);
+  LoopNest nest;
+  for (size_t i = 0; i < indices.sizes.size(); ++i)
+    nest.dims.push_back(Dim{indices.sizes[i], {static_cast<int64_t>(strides[i]), 0, 0}});
+  canonicalize_for_copy(nest, 0);
+  const int64_t xs = nest.inner().stride[0];
+  std::atomic<bool> bad{false};
+  for_each_run_parallel(nest, sizeof(I), [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+    const std::byte* p = data + (off[0] + static_cast<int64_t>(first) * xs) * static_cast<int64_t>(sizeof(I));
+    bool ok = true;
+    for (uint64_t j = 0; j < n; ++j)
+      ok &= index_in_range(load_index<I>(p + static_cast<int64_t>(j) * xs * static_cast<int64_t>(sizeof(I))), d,
+                           allow_negative);
+    if (!ok) bad.store(true, std::memory_order_relaxed);
+  });
+  return !bad.load();
+}
+
+template <class E, class I> void gather_run(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
+                                            const std::byte* idx_bytes, int64_t xs, int64_t axis_stride, uint64_t d,
+                                            uint64_t n) {
+  E* out = reinterpret_cast<E*>(out_bytes);
+  const E* in = reinterpret_cast<const E*>(in_bytes);
+  const auto* idx = reinterpret_cast<const typename unaligned<I>::type*>(idx_bytes);
+  for (uint64_t j = 0; j < n; ++j) {
+    const int64_t jj = static_cast<int64_t>(j);
+    const int64_t k = normalize_index<I>(static_cast<I>(idx[jj * xs]), d);
+    out[jj * os] = in[jj * is + k * axis_stride];
+  }
+}
+
+template <class E, class I> void gather(const GatherElementsDesc& d, const Bindings& b) {
+  const auto in_strides = effective_strides(d.input);
+  const auto out_strides = effective_strides(d.output);
+  const auto idx_strides = effective_strides(d.indices);
+  LoopNest nest;
+  nest.streams = 3;
+  for (size_t i = 0; i < d.output.sizes.size(); ++i)
+    nest.dims.push_back(Dim{d.output.sizes[i],
+                            {static_cast<int64_t>(out_strides[i]), i == d.axis ? 0 : static_cast<int64_t>(in_strides[i]),
+                             static_cast<int64_t>(idx_strides[i])}});
+  canonicalize_for_copy(nest, 0);
+  const Dim inner = nest.inner();
+  const int64_t axis_stride = static_cast<int64_t>(in_strides[d.axis]);
+  const uint64_t axis_size = d.input.sizes[d.axis];
+  const int64_t es = sizeof(E), xsz = sizeof(I);
+  for_each_run_parallel(nest, 2 * sizeof(E) + sizeof(I),
+                        [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+                          const int64_t j = static_cast<int64_t>(first);
+                          gather_run<E, I>(b.output.data + (off[0] + j * inner.stride[0]) * es, inner.stride[0],
+                                           b.input.data + (off[1] + j * inner.stride[1]) * es, inner.stride[1],
+                                           b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2],
+                                           axis_stride, axis_size, n);
+                        });
+}
+
+template <class I> void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {
+  switch (element_size(d.input.type)) {
+    case 1: return gather<u8u, I>(d, b);
+    case 2: return gather<u16u, I>(d, b);
+    case 4: return gather<u32u, I>(d, b);
+    default: return gather<u64u, I>(d, b);
+  }
+}
+
+}  // namespace
+
+ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b) {
+  const uint64_t axis_size = d.input.sizes[d.axis];
+  const bool allow_negative = negative_indices_allowed(d.indices.type, level);
+  return dispatch_index(d.indices.type, [&](auto tag) -> ExecResult {
+    using I = typename decltype(tag)::type;
+    if (!all_indices_in_range<I>(d.indices, b.indices.data, axis_size, allow_negative))
+      return index_range_rejection(d, level, b, "GATHERELEMENTS.INDEX_RANGE",
+                                   "tensors.indices holds a value outside [" +
+                                       std::string(allow_negative ? "-" : "") + (allow_negative ? std::to_string(axis_size) : "0") +
+                                       ", " + std::to_string(axis_size) + ")");
+    gather_by_element_size<I>(d, b);
+    return {};
+  });
+}
+
+}  // namespace dmlcert::optimized

@@ -1,0 +1,30 @@
+// The optimized backend: a fast CPU implementation of the five operators. Every call is
+// validated with the shared validator (validate.h) first, so a class I descriptor is rejected
+// with exactly the rule IDs the reference reports; then the call is reduced to its smallest loop
+// nest (canonicalize.h) and run with contiguous moves, vector kernels and a thread pool.
+#pragma once
+
+#include <memory>
+
+#include "dmlcert/backend.h"
+
+namespace dmlcert::optimized {
+
+std::unique_ptr<Backend> make_backend();
+
+// The number of threads the backend uses (DMLCERT_THREADS, or the hardware threads). Results of
+// exact operators and of exact-mode reductions do not depend on it.
+unsigned thread_count();
+// Replaces the thread pool; 0 restores the default. For tests and benchmarks; not to be called
+// while another thread is executing on the backend.
+void set_thread_count(unsigned threads);
+
+// One entry point per operator (one file each). They assume the descriptor passed validate()
+// without class I findings and that each binding is at least its tensor's minimum size.
+ExecResult slice(const SliceDesc& d, const Bindings& b);
+ExecResult slice1(const Slice1Desc& d, const Bindings& b);
+ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b);
+ExecResult reduce(const ReduceDesc& d, const Bindings& b);
+ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b);
+
+}  // namespace dmlcert::optimized

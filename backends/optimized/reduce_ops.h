@@ -1,0 +1,96 @@
+// The element operations of REDUCE, as small structs the vector kernels (kernels.inc) are
+// instantiated with. Each has an input type In (float for FLOAT32 and FLOAT16 data, which is
+// converted to float first), an accumulator type Acc, identity(), map(x) and op(acc, mapped).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#define DMLCERT_INLINE inline __attribute__((always_inline))
+
+namespace dmlcert::optimized::ops {
+
+// Float sums accumulate in double. FLOAT32 data then stays far inside SPEC.md's bound
+// (N-1)*u_acc*sum|x| + ulp_out with u_acc the float32 unit roundoff, FLOAT16 data accumulates in
+// more than the float32 the default profile requires, and the bandwidth-bound kernels lose
+// nothing: a float-to-double conversion costs less than the load it follows.
+struct SumD {
+  using In = float;
+  using Acc = double;
+  static DMLCERT_INLINE Acc identity() { return 0.0; }
+  static DMLCERT_INLINE Acc map(In x) { return x; }
+  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a + b; }
+};
+struct AbsSumD : SumD {
+  static DMLCERT_INLINE Acc map(In x) { return __builtin_fabs(static_cast<double>(x)); }
+};
+struct SquareSumD : SumD {
+  static DMLCERT_INLINE Acc map(In x) { return static_cast<double>(x) * static_cast<double>(x); }
+};
+// exp in double: exp(x) of any float x < 709 is finite, and its rounding error (< 1 ulp of
+// double) is negligible against float32's.
+struct ExpSumD : SumD {
+  static DMLCERT_INLINE Acc map(In x) { return std::exp(static_cast<double>(x)); }
+};
+struct ProductD : SumD {
+  static DMLCERT_INLINE Acc identity() { return 1.0; }
+  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a * b; }
+};
+
+// Integer SUM, L1, SUM_SQUARE and MULTIPLY wrap in the unsigned type of the same width. Valid
+// data keeps every partial result in range (REDUCE.INT_OVERFLOW), so the result modulo 2^bits is
+// the exact result, in any order.
+template <class T> struct SumW {
+  using In = T;
+  using Acc = std::make_unsigned_t<T>;
+  static DMLCERT_INLINE Acc identity() { return 0; }
+  static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
+  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a + b; }
+};
+template <class T> struct AbsSumW : SumW<T> {
+  using Acc = typename SumW<T>::Acc;
+  static DMLCERT_INLINE Acc map(T x) { return x < 0 ? Acc(0) - static_cast<Acc>(x) : static_cast<Acc>(x); }
+};
+template <class T> struct SquareSumW : SumW<T> {
+  using Acc = typename SumW<T>::Acc;
+  static DMLCERT_INLINE Acc map(T x) { return static_cast<Acc>(x) * static_cast<Acc>(x); }
+};
+template <class T> struct ProductW : SumW<T> {
+  using Acc = typename SumW<T>::Acc;
+  static DMLCERT_INLINE Acc identity() { return 1; }
+  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a * b; }
+};
+
+// MAX and MIN keep the accumulator on ties and ignore NaN (a comparison with NaN is false). The
+// identity is -inf / +inf (lowest / highest for integers); reduce.cpp fixes up the results where
+// the value alone is not enough: a zero (which of +0 and -0 came first) and an identity result
+// (all NaN).
+template <class T> struct MaxV {
+  using In = T;
+  using Acc = T;
+  static DMLCERT_INLINE Acc identity() {
+    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::lowest();
+  }
+  static DMLCERT_INLINE Acc map(In x) { return x; }
+  static DMLCERT_INLINE Acc op(Acc a, Acc x) { return x > a ? x : a; }
+};
+template <class T> struct MinV : MaxV<T> {
+  static DMLCERT_INLINE T identity() {
+    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::max();
+  }
+  static DMLCERT_INLINE T op(T a, T x) { return x < a ? x : a; }
+};
+
+// ARGMAX / ARGMIN: whether x beats the current best (strictly: the first index wins ties).
+struct Greater {
+  template <class T> static DMLCERT_INLINE bool better(T x, T best) { return x > best; }
+};
+struct Less {
+  template <class T> static DMLCERT_INLINE bool better(T x, T best) { return x < best; }
+};
+
+}  // namespace dmlcert::optimized::ops

@@ -1,0 +1,23 @@
+// SLICE: Output[c] = Input[Offsets + Strides * c], one strided copy.
+#include "optimized/copy.h"
+#include "optimized/optimized.h"
+
+namespace dmlcert::optimized {
+
+ExecResult slice(const SliceDesc& d, const Bindings& b) {
+  const auto in_strides = effective_strides(d.input);
+  const auto out_strides = effective_strides(d.output);
+  LoopNest nest;
+  nest.streams = 2;
+  for (size_t i = 0; i < d.output.sizes.size(); ++i) {
+    nest.base[1] += static_cast<int64_t>(d.offsets[i]) * static_cast<int64_t>(in_strides[i]);
+    nest.dims.push_back(Dim{d.output.sizes[i],
+                            {static_cast<int64_t>(out_strides[i]),
+                             static_cast<int64_t>(in_strides[i]) * static_cast<int64_t>(d.strides[i]), 0}});
+  }
+  canonicalize_for_copy(nest, 0);
+  strided_copy(nest, element_size(d.input.type), b.output.data, b.input.data);
+  return {};
+}
+
+}  // namespace dmlcert::optimized

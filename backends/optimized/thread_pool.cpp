@@ -1,0 +1,110 @@
+#include "optimized/thread_pool.h"
+
+#include <cstdlib>
+#include <memory>
+
+#include "optimized/optimized.h"
+
+namespace dmlcert::optimized {
+
+ThreadPool::ThreadPool(unsigned threads) {
+  if (threads == 0) threads = 1;
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker(i); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(m_);
+    stop_ = true;
+  }
+  start_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::run_part(unsigned part, unsigned parts) {
+  const uint64_t b = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * part) / parts);
+  const uint64_t e = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * (part + 1)) / parts);
+  if (b < e) thunk_(ctx_, b, e);
+}
+
+void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
+  if (n == 0) return;
+  std::unique_lock busy(busy_, std::try_to_lock);
+  if (!busy.owns_lock() || workers_.empty() || n == 1) {
+    thunk(ctx, 0, n);
+    return;
+  }
+  const unsigned parts = size();
+  {
+    std::lock_guard lock(m_);
+    n_ = n;
+    thunk_ = thunk;
+    ctx_ = ctx;
+    pending_ = parts - 1;
+    ++generation_;
+  }
+  start_cv_.notify_all();
+  run_part(0, parts);
+  std::unique_lock lock(m_);
+  done_cv_.wait(lock, [&] { return pending_ == 0; });
+}
+
+void ThreadPool::worker(unsigned index) {
+  uint64_t seen = 0;
+  while (true) {
+    {
+      std::unique_lock lock(m_);
+      start_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    run_part(index, size());
+    std::lock_guard lock(m_);
+    if (--pending_ == 0) done_cv_.notify_one();
+  }
+}
+
+namespace {
+
+thread_local bool serial_scope_active = false;
+
+}  // namespace
+
+SerialScope::SerialScope() : previous_(serial_scope_active) { serial_scope_active = true; }
+SerialScope::~SerialScope() { serial_scope_active = previous_; }
+bool SerialScope::active() { return serial_scope_active; }
+
+namespace {
+
+unsigned default_thread_count() {
+  if (const char* env = std::getenv("DMLCERT_THREADS")) {
+    const long v = std::strtol(env, nullptr, 10);
+    if (v > 0) return static_cast<unsigned>(v);
+  }
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
+std::mutex pool_mutex;
+std::unique_ptr<ThreadPool>& pool_slot() {
+  static std::unique_ptr<ThreadPool> slot;
+  return slot;
+}
+
+}  // namespace
+
+ThreadPool& pool() {
+  std::lock_guard lock(pool_mutex);
+  auto& slot = pool_slot();
+  if (!slot) slot = std::make_unique<ThreadPool>(default_thread_count());
+  return *slot;
+}
+
+void set_thread_count(unsigned threads) {
+  std::lock_guard lock(pool_mutex);
+  pool_slot() = std::make_unique<ThreadPool>(threads == 0 ? default_thread_count() : threads);
+}
+
+unsigned thread_count() { return pool().size(); }
+
+}  // namespace dmlcert::optimized

@@ -1,0 +1,66 @@
+// dmlcert run: one case file against one backend, the result as JSON.
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+
+namespace dmlcert::cli {
+namespace {
+
+struct RunArgs {
+  std::string file;
+  std::string backend = "optimized";
+  std::string case_name;
+  RunOptions options;
+};
+
+int run(const RunArgs& a) {
+  LoadedCases loaded = load_case_file(a.file);
+  for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
+  std::vector<const Case*> selected;
+  for (const Case& c : loaded.cases)
+    if (a.case_name.empty() || c.name == a.case_name) selected.push_back(&c);
+  if (selected.empty()) {
+    if (loaded.errors.empty())
+      std::cerr << a.file << ": no case" << (a.case_name.empty() ? "" : " named '" + a.case_name + "'") << "\n";
+    return kExitUsage;
+  }
+  auto backends = open_backends(a.backend);
+  if (!backends) return kExitUsage;
+  Runner runner(backends->under_test(), *backends->reference, a.options);
+
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  bool failed = false;
+  for (const Case* c : selected) {
+    const CaseReport r = run_case(runner, *c);
+    failed |= fails_run(r.outcome);
+    nlohmann::ordered_json j = report_json(*c, a.file, r);
+    j["backend"] = a.backend;
+    results.push_back(std::move(j));
+  }
+  std::cout << (results.size() == 1 ? results[0] : results).dump(2) << "\n";
+  if (!loaded.errors.empty()) return kExitUsage;
+  return failed ? kExitFailed : kExitPassed;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "run",
+      "Run the case(s) in one case file against a backend and print the result as JSON: the "
+      "outcome (passed, failed, unimplemented, skipped, mistrusted, crash, timeout, oob), the "
+      "validator's class, the backend's status, and either the output tensor in logical row-major "
+      "order (numbers, \"nan\", \"inf\", \"-inf\", \"0x...\" NaN bit patterns) or the violations "
+      "it reported with their rule IDs. A .jsonl file runs every line (a JSON array is printed) "
+      "unless --case picks one.");
+  cmd->add_option("CASE", args->file, "A case file (.json, or .jsonl with one case per line)")->required();
+  add_backend_option(*cmd, &args->backend);
+  cmd->add_option("--case", args->case_name, "Run only the case with this name (for .jsonl files)");
+  add_run_options(*cmd, &args->options);
+  cmd->footer(kExitStatusHelp);
+  cmd->callback([args] { set_exit_status(run(*args)); });
+}
+
+}  // namespace dmlcert::cli

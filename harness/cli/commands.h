@@ -1,0 +1,13 @@
+// The dmlcert subcommands. Each lives in its own cmd_<name>.cpp and registers itself on the
+// application with one add_<name>_command call in main.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dmlcert::cli {
+
+void add_run_command(CLI::App& app);     // cmd_run.cpp
+void add_replay_command(CLI::App& app);  // cmd_replay.cpp
+void add_rules_command(CLI::App& app);   // cmd_rules.cpp
+
+}  // namespace dmlcert::cli

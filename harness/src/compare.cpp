@@ -1,0 +1,150 @@
+#include "dmlcert/compare.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <variant>
+
+#include "dmlcert/reduce_bounds.h"
+
+namespace dmlcert {
+namespace {
+
+constexpr size_t kReportedMismatches = 5;
+
+// An element for a human: the shortest decimal that reads back to the same value, "inf", and
+// NaNs with their bit pattern (bit-exact comparison cares about payloads).
+std::string describe(DataType t, const std::byte* p) {
+  return dispatch(t, [p](auto tag) -> std::string {
+    using T = typename decltype(tag)::type;
+    const T v = load<T>(p);
+    if constexpr (is_float_v<T>) {
+      const double d = static_cast<double>(v);
+      if (std::isnan(d)) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, p, sizeof(T));
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "nan(0x%0*llx)", static_cast<int>(2 * sizeof(T)),
+                      static_cast<unsigned long long>(bits));
+        return buf;
+      }
+      if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+      char buf[64];
+      std::to_chars_result r;
+      if constexpr (std::is_same_v<T, double>) r = std::to_chars(buf, buf + sizeof buf, d);
+      else r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+      return std::string(buf, r.ptr);
+    } else {
+      return std::to_string(v);
+    }
+  });
+}
+
+Coord coord_of(uint64_t index, const Sizes& sizes) {
+  Coord c(sizes.size(), 0);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    c[i] = static_cast<uint32_t>(index % sizes[i]);
+    index /= sizes[i];
+  }
+  return c;
+}
+
+bool element_matches(DataType t, const std::byte* expected, const std::byte* actual, double bound,
+                     const Expectation& e) {
+  const size_t es = element_size(t);
+  if (std::memcmp(expected, actual, es) == 0) return true;
+  const double want = to_double(t, expected), got = to_double(t, actual);
+  if (is_float(t)) {
+    if (e.nan_equal && std::isnan(want) && std::isnan(got)) return true;
+    if (e.zero_signs_equal && want == 0 && got == 0) return true;
+  }
+  if (bound <= 0 || std::isnan(got) || std::isnan(want)) return false;
+  if (std::isinf(bound)) return true;  // the data does not determine this element
+  return std::isfinite(want) && std::isfinite(got) && std::fabs(got - want) <= bound;
+}
+
+// The bounds a case's tolerance override asks for: {"ulp": N} is N ulps of the output type at
+// the expected value, {"abs": a, "rel": r} is a + r*|expected|; with both, the larger applies.
+std::vector<double> tolerance_bounds(const Tolerance& tol, DataType out, const Bytes& expected) {
+  const size_t es = element_size(out);
+  std::vector<double> bounds(expected.size() / es, 0);
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    const double v = to_double(out, expected.data() + i * es);
+    double b = 0;
+    if (tol.ulp) b = static_cast<double>(*tol.ulp) * ulp(out, v);
+    if (tol.abs || tol.rel) b = std::max(b, tol.abs.value_or(0) + tol.rel.value_or(0) * std::fabs(v));
+    bounds[i] = b;
+  }
+  return bounds;
+}
+
+}  // namespace
+
+std::string CompareResult::summary() const {
+  if (ok) return "all " + std::to_string(compared) + " elements match";
+  std::string s = std::to_string(mismatches) + " of " + std::to_string(compared) + " elements differ";
+  for (size_t i = 0; i < first.size(); ++i) {
+    const Mismatch& m = first[i];
+    s += i == 0 ? "; first at [" : "; at [";
+    for (size_t j = 0; j < m.coord.size(); ++j) {
+      if (j) s += ',';
+      s += std::to_string(m.coord[j]);
+    }
+    s += "]: expected " + m.expected + ", got " + m.actual;
+    if (m.bound > 0) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, " (bound %.3g)", m.bound);
+      s += buf;
+    }
+  }
+  return s;
+}
+
+CompareResult compare(const TensorDesc& output, const Expectation& expected, const Bytes& actual) {
+  CompareResult r;
+  if (expected.candidates.empty()) return r;
+  const size_t es = element_size(output.type);
+  const uint64_t count = expected.candidates.front().size() / es;
+  r.compared = count;
+  for (uint64_t i = 0; i < count; ++i) {
+    const double bound = i < expected.bounds.size() ? expected.bounds[i] : 0;
+    const bool present = (i + 1) * es <= actual.size();
+    bool ok = false;
+    for (const Bytes& candidate : expected.candidates) {
+      if (present && (i + 1) * es <= candidate.size() &&
+          element_matches(output.type, candidate.data() + i * es, actual.data() + i * es, bound, expected)) {
+        ok = true;
+        break;
+      }
+    }
+    if (ok) continue;
+    r.ok = false;
+    if (++r.mismatches > kReportedMismatches) continue;
+    Mismatch m{i, coord_of(i, output.sizes), describe(output.type, expected.candidates.front().data() + i * es),
+               present ? describe(output.type, actual.data() + i * es) : "nothing", bound};
+    if (expected.candidates.size() > 1) m.expected = "one of " + std::to_string(expected.candidates.size()) +
+                                                     " admissible values, e.g. " + m.expected;
+    r.first.push_back(std::move(m));
+  }
+  return r;
+}
+
+Expectation expectation_for(const Case& c, const Bytes& reference_output, AccumulationProfile profile) {
+  Expectation e;
+  e.candidates.push_back(reference_output);
+  if (const auto* r = std::get_if<ReduceDesc>(&c.op)) {
+    // SPEC.md: "±0 compare equal for float reductions", which includes MIN and MAX (IEEE 754
+    // leaves min(+0, -0) open). NaN results match whatever their payload: which NaN a
+    // reduction propagates is not specified.
+    if (is_float(r->output.type)) e.zero_signs_equal = e.nan_equal = true;
+    if (has_error_bound(*r)) e.bounds = reduce_error_bounds(*r, c.data.input, reference_output, profile);
+  }
+  if (c.tolerance) {
+    if (const TensorDesc* out = tensor(c.op, Role::OUTPUT))
+      e.bounds = tolerance_bounds(*c.tolerance, out->type, reference_output);
+  }
+  return e;
+}
+
+}  // namespace dmlcert

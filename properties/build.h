@@ -1,0 +1,161 @@
+// Internals shared by the per-operator generators: what a generated case must have (CaseSpec),
+// a rank-aware dimension generator whose shrinks remove whole dimensions, tensor layouts, data
+// fills and a small deterministic PRNG for turning raw random choices into descriptors.
+//
+// Every generator here is a tuple of independent "raw" choices (small integers that shrink
+// towards 0) mapped through a deterministic realize step. rapidcheck shrinks each raw choice
+// while keeping the others, so a failing case shrinks dimension by dimension, size by size,
+// towards rank 1, size 1 and simple data.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dmlcert/case.h"
+#include "dmlcert/support.h"
+#include "generators.h"
+
+namespace dmlcert::props {
+
+// What a generated valid case must have; unset fields are chosen by the generator.
+struct CaseSpec {
+  FeatureLevel level = kDefaultFeatureLevel;
+  OpKind op = OpKind::SLICE;
+  std::optional<ReduceFunction> function;  // REDUCE only; unset means any function
+  std::optional<DataType> data_type;       // input (and output, updates) data type
+  // Indices type (SCATTER_ND, GATHER_ELEMENTS) or ARGMAX/ARGMIN output type.
+  std::optional<DataType> index_type;
+  std::optional<uint32_t> rank;
+  uint32_t min_rank = 1;  // an extra lower bound, for mutators that need two dimensions
+  std::optional<DataMode> mode;
+  bool allow_broadcast_inputs = true;
+  bool allow_negative_indices = true;
+};
+
+// A deterministic 64-bit generator (splitmix64) for the realize steps.
+class Prng {
+ public:
+  explicit Prng(uint64_t seed) : state_(seed) {}
+  uint64_t next();
+  // Uniform in [0, n); n must be > 0.
+  uint64_t below(uint64_t n) { return next() % n; }
+  bool coin() { return (next() & 1) != 0; }
+
+ private:
+  uint64_t state_;
+};
+uint64_t mix_seed(uint64_t a, uint64_t b);
+
+// The ranks every role of the spec's op/function allows at its level, narrowed by spec.rank and
+// spec.min_rank. Empty when the operator does not exist at the level.
+struct RankRange {
+  uint32_t lo = 1, hi = 0;
+  bool empty() const { return lo > hi; }
+};
+RankRange rank_range(const CaseSpec& spec);
+
+// The types allowed for one role, or empty.
+std::vector<DataType> role_types(const CaseSpec& spec, Role role);
+// Types legal for every role in `roles` at once.
+std::vector<DataType> common_types(const CaseSpec& spec, const std::vector<Role>& roles);
+// rapidcheck generator for a type: the fixed one when given, else one of `allowed`.
+rc::Gen<DataType> type_gen(std::optional<DataType> fixed, const std::vector<DataType>& allowed);
+
+// A vector of lo..hi elements. Shrinks remove elements (never below lo) and shrink each element,
+// so rank shrinks keep the remaining dimensions as they were.
+template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::Gen<T> element) {
+  return rc::Gen<std::vector<T>>([=](const rc::Random& random, int size) {
+    rc::Random r(random);
+    const uint32_t count = lo + static_cast<uint32_t>(r.split().next() % (hi - lo + 1));
+    using Elements = std::vector<rc::Shrinkable<T>>;
+    Elements elements;
+    for (uint32_t i = 0; i < count; ++i) elements.push_back(element(r.split(), size));
+    return rc::shrinkable::map(
+        rc::shrinkable::shrinkRecur(std::move(elements),
+                                    [lo](const Elements& es) {
+                                      return rc::seq::concat(
+                                          rc::seq::filter(rc::shrink::removeChunks(es),
+                                                          [lo](const Elements& e) { return e.size() >= lo; }),
+                                          rc::shrink::eachElement(
+                                              es, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
+                                    }),
+        [](const Elements& es) {
+          std::vector<T> v;
+          v.reserve(es.size());
+          for (const auto& s : es) v.push_back(s.value());
+          return v;
+        });
+  });
+}
+
+// A raw choice in [0, n) that shrinks towards 0.
+rc::Gen<uint32_t> raw(uint32_t n = 1u << 16);
+// The element budget of one tensor for rapidcheck's size parameter: sizes grow with it.
+uint64_t element_budget(int size);
+rc::Gen<uint64_t> budget_gen();
+// Sizes from raw choices: size i is 1 + raw[i] % cap_i, where the cap keeps the product within
+// the budget (and each size <= 64).
+uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining_budget);
+
+// ---- layout.cpp: strides and padding -------------------------------------------------------
+struct LayoutSpec {
+  uint8_t kind = 0;  // 0 packed (no strides) .. see layout.cpp
+  uint32_t seed = 0;
+  uint8_t extra_words = 0;  // TotalTensorSizeInBytes beyond the minimum, in 4-byte words
+};
+// input_role: 0-stride broadcast dimensions are allowed (T.OUTPUT_OVERLAP forbids them on outputs).
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true);
+TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role);
+// Copies, for every group of logical elements that share memory (0 strides), the first one's value
+// to the others (CASE_FORMAT.md: elements that share memory must be equal).
+void share_broadcast_elements(const TensorDesc& t, Bytes& logical);
+// Whether two coordinates of t map to one element (T.OUTPUT_OVERLAP).
+bool has_overlap(const TensorDesc& t);
+
+// ---- fill.cpp: data ------------------------------------------------------------------------
+struct FillSpec {
+  DataMode mode = DataMode::Exact;
+  uint64_t seed = 0;
+  uint32_t magnitude = 0;  // 0 is the simplest data; shrinks towards 0
+};
+rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode);
+// Data for a data-movement operator (any bit pattern the mode allows).
+Bytes fill_movement(DataType type, uint64_t count, const FillSpec& spec);
+// REDUCE input data for groups of n elements that keeps every result and partial result
+// (in any summation order) inside SPEC.md's valid range; Exact mode keeps sums exact.
+Bytes fill_reduce(ReduceFunction f, DataType type, uint64_t count, uint64_t n, const FillSpec& spec);
+// Index data as the index type; values must fit it.
+Bytes encode_indices(DataType index_type, const std::vector<int64_t>& values);
+std::vector<int64_t> decode_indices(DataType index_type, const Bytes& data);
+// SCATTERND/GATHERELEMENTS.INDEX_RANGE: negative indices are legal from 3_0 for signed types.
+bool negative_indices_legal(FeatureLevel level, DataType index_type);
+// The value v (in [0, d)) written either as v or, where legal and the coin says so, as v - d.
+int64_t maybe_negative(int64_t v, int64_t d, bool negative);
+
+// ---- per-operator generators (one file each) -----------------------------------------------
+rc::Gen<Case> slice_case(const CaseSpec& spec);
+rc::Gen<Case> slice1_case(const CaseSpec& spec);
+rc::Gen<Case> scatter_nd_case(const CaseSpec& spec);
+rc::Gen<Case> reduce_case(const CaseSpec& spec);
+rc::Gen<Case> gather_elements_case(const CaseSpec& spec);
+// The REDUCE functions that can produce a case matching the spec's fixed types at its level.
+std::vector<ReduceFunction> reduce_functions_for(const CaseSpec& spec);
+// Dispatches on spec.op. spec must be satisfiable (see spec_satisfiable).
+rc::Gen<Case> case_for_spec(const CaseSpec& spec);
+bool spec_satisfiable(const CaseSpec& spec);
+
+// A case skeleton with the level, op and class set.
+Case new_case(const CaseSpec& spec, OperatorDesc op);
+// Helpers for mutators: recompute total_bytes for a tensor's current sizes, strides and type
+// (keeping the layout), and refill one input role's data to match its sizes and type (indices
+// get 0, which is in range for every dimension).
+void refresh_total_bytes(TensorDesc& t);
+void refill_input(Case& c, Role role, uint64_t seed);
+// Which data member holds a role's logical data.
+Bytes& data_of(Case& c, Role role);
+
+}  // namespace dmlcert::props

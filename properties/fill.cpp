@@ -1,0 +1,318 @@
+// Data fills (SPEC.md, "Numbers"):
+//  - Exact: small integers scaled by a power of two (powers of two for MULTIPLY), bounded so
+//    that every summation order gives the same exact result and results compare bitwise.
+//  - Random: random values, bounded so that valid float data keeps every partial result finite
+//    and valid integer reductions never overflow, in any order.
+//  - Special: NaN with payloads, ±inf, ±0, subnormals and integer extremes, only where SPEC.md
+//    defines the result: data movement (bit-exact) and MIN/MAX/ARGMIN/ARGMAX (finite specials
+//    only; NaN/Inf there is class U, REDUCE.NONFINITE). Other reductions fall back to Random.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "build.h"
+#include "dmlcert/reduce_groups.h"
+
+namespace dmlcert::props {
+namespace {
+
+// Writes an integer value (already inside the type's range) into an element.
+void put_int(DataType t, std::byte* p, int64_t v) {
+  dispatch(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      from_double(t, static_cast<double>(v), p);
+    } else {
+      store<T>(p, static_cast<T>(v));
+    }
+  });
+}
+void put_uint(DataType t, std::byte* p, uint64_t v) {
+  dispatch(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      from_double(t, static_cast<double>(v), p);
+    } else {
+      store<T>(p, static_cast<T>(v));
+    }
+  });
+}
+
+// Raw random bits of the element width (every bit pattern: integers and, for floats, NaNs too).
+void put_bits(DataType t, std::byte* p, uint64_t bits) { std::memcpy(p, &bits, element_size(t)); }
+
+struct IntLimits {
+  int64_t min;
+  uint64_t max;  // as unsigned, so UINT64 fits
+};
+IntLimits int_limits(DataType t) {
+  return dispatch(t, [](auto tag) -> IntLimits {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      return {0, 0};
+    } else {
+      return {static_cast<int64_t>(std::numeric_limits<T>::min()), static_cast<uint64_t>(std::numeric_limits<T>::max())};
+    }
+  });
+}
+
+double float_max(DataType t) {
+  switch (t) {
+    case DataType::FLOAT16: return 65504.0;
+    case DataType::FLOAT32: return 3.4028234663852886e38;
+    default: return 1.7976931348623157e308;
+  }
+}
+// Largest integer such that every integer of smaller magnitude is exact in the type.
+double exact_int_limit(DataType t) {
+  switch (t) {
+    case DataType::FLOAT16: return 2048.0;
+    case DataType::FLOAT32: return 16777216.0;
+    default: return 9007199254740992.0;
+  }
+}
+
+// Floating-point specials as bit patterns of the element width.
+uint64_t special_float_bits(DataType t, Prng& prng, bool finite_only) {
+  const uint64_t choice = prng.below(finite_only ? 7 : 11);
+  const uint64_t payload = 1 + prng.below(1000);
+  switch (t) {
+    case DataType::FLOAT16: {
+      const uint16_t table[] = {0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF, 0xFBFF, 0x0400,
+                                0x7C00, 0xFC00, 0x7E00, static_cast<uint16_t>(0x7C00 | (payload & 0x1FF))};
+      return table[choice];
+    }
+    case DataType::FLOAT32: {
+      const uint32_t table[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x007FFFFFu, 0x7F7FFFFFu, 0xFF7FFFFFu,
+                                0x00800000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                static_cast<uint32_t>(0xFFC00000u | payload)};
+      return table[choice];
+    }
+    default: {
+      const uint64_t table[] = {0x0ull, 0x8000000000000000ull, 0x1ull, 0x000FFFFFFFFFFFFFull,
+                                0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull, 0x0010000000000000ull,
+                                0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x7FF8000000000000ull,
+                                0x7FF0000000000000ull | payload};
+      return table[choice];
+    }
+  }
+}
+
+// Integer extremes and their neighbours.
+void put_special_int(DataType t, std::byte* p, Prng& prng) {
+  const IntLimits l = int_limits(t);
+  switch (prng.below(7)) {
+    case 0: put_int(t, p, l.min); break;
+    case 1: put_uint(t, p, l.max); break;
+    case 2: put_int(t, p, 0); break;
+    case 3: put_int(t, p, is_signed_integer(t) ? -1 : 1); break;
+    case 4: put_int(t, p, l.min + 1); break;
+    case 5: put_uint(t, p, l.max - 1); break;
+    default: put_bits(t, p, prng.next()); break;
+  }
+}
+
+// Exact-mode value: an integer in [lo, hi] times 2^scale (floats), or the integer (integers).
+void put_small(DataType t, std::byte* p, int64_t lo, int64_t hi, int scale, Prng& prng) {
+  const int64_t v = lo + static_cast<int64_t>(prng.below(static_cast<uint64_t>(hi - lo + 1)));
+  if (is_float(t))
+    from_double(t, std::ldexp(static_cast<double>(v), scale), p);
+  else
+    put_int(t, p, v);
+}
+
+// A random finite float in [-r, r] on a 1/256 grid (so away from underflow).
+void put_random_float(DataType t, std::byte* p, double lo, double hi, Prng& prng) {
+  const double u = static_cast<double>(prng.below(1u << 20)) / static_cast<double>(1u << 20);
+  double v = lo + (hi - lo) * u;
+  v = std::round(v * 256.0) / 256.0;
+  from_double(t, v, p);
+}
+
+}  // namespace
+
+rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode) {
+  auto m = mode ? rc::gen::just(*mode)
+                : rc::gen::weightedElement<DataMode>(
+                      {{4, DataMode::Exact}, {4, DataMode::Random}, {2, DataMode::Special}});
+  return rc::gen::construct<FillSpec>(m, rc::gen::cast<uint64_t>(raw()), raw(101));
+}
+
+Bytes fill_movement(DataType t, uint64_t count, const FillSpec& spec) {
+  const size_t es = element_size(t);
+  Bytes out(count * es);
+  Prng prng(mix_seed(spec.seed, 0xf111u));
+  const int64_t r = 1 + spec.magnitude;
+  const int scale = static_cast<int>(spec.seed % 5) - 2;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::byte* p = out.data() + i * es;
+    switch (spec.mode) {
+      case DataMode::Exact:
+        put_small(t, p, is_signed_integer(t) || is_float(t) ? -r : 0, r, scale, prng);
+        break;
+      case DataMode::Random:
+        if (is_float(t))
+          put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+        else
+          put_bits(t, p, prng.next());
+        break;
+      case DataMode::Special:
+        if (prng.coin())
+          put_small(t, p, is_signed_integer(t) || is_float(t) ? -r : 0, r, 0, prng);
+        else if (is_float(t))
+          put_bits(t, p, special_float_bits(t, prng, false));
+        else
+          put_special_int(t, p, prng);
+        break;
+    }
+  }
+  return out;
+}
+
+Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, const FillSpec& spec) {
+  const size_t es = element_size(t);
+  Bytes out(count * es);
+  Prng prng(mix_seed(spec.seed, 0x4ed0u + static_cast<uint64_t>(f)));
+  n = std::max<uint64_t>(n, 1);
+  const int64_t r = 1 + spec.magnitude;
+  const bool fp = is_float(t);
+  const bool sgn = fp || is_signed_integer(t);
+  const int scale = static_cast<int>(spec.seed % 5) - 2;
+  // Integer bound on |x| so that n of them never leave the type (or, for floats, stay exact).
+  const double type_limit = fp ? exact_int_limit(t) : static_cast<double>(int_limits(t).max);
+  // Capped at 2^60 so that the range [-m, m] itself never overflows int64.
+  auto per_element = [&](double total) {
+    return std::clamp<int64_t>(static_cast<int64_t>(std::min(total / n, 1152921504606846976.0)), 1,
+                               int64_t{1} << 60);
+  };
+  DataMode mode = spec.mode;
+  const bool minmax = f == ReduceFunction::MIN || f == ReduceFunction::MAX || is_arg_function(f);
+  if (mode == DataMode::Special && !minmax) mode = DataMode::Random;
+
+  for (uint64_t i = 0; i < count; ++i) {
+    std::byte* p = out.data() + i * es;
+    switch (f) {
+      case ReduceFunction::ARGMAX:
+      case ReduceFunction::ARGMIN:
+      case ReduceFunction::MAX:
+      case ReduceFunction::MIN:
+        if (mode == DataMode::Special && prng.coin()) {
+          if (fp)
+            put_bits(t, p, special_float_bits(t, prng, true));
+          else
+            put_special_int(t, p, prng);
+        } else if (mode == DataMode::Random) {
+          if (fp)
+            put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+          else
+            put_bits(t, p, prng.next());
+        } else {
+          put_small(t, p, sgn ? -r : 0, r, fp ? scale : 0, prng);
+        }
+        break;
+      case ReduceFunction::SUM:
+      case ReduceFunction::AVERAGE:
+      case ReduceFunction::L1: {
+        if (mode == DataMode::Exact || !fp) {
+          // Integers: Random mode uses the whole headroom, Exact stays small.
+          const int64_t m = mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit);
+          // Signed: |x| <= m keeps |partial| <= n*m; abs() of such x never overflows either.
+          put_small(t, p, sgn ? -m : 0, m, fp ? std::min(scale, 0) : 0, prng);
+        } else {
+          const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
+          put_random_float(t, p, -b, b, prng);
+        }
+        break;
+      }
+      case ReduceFunction::SUM_SQUARE:
+      case ReduceFunction::L2: {
+        if (mode == DataMode::Exact || !fp) {
+          const int64_t bound = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(type_limit / n)));
+          const int64_t m = mode == DataMode::Exact ? std::min(r, bound) : bound;
+          put_small(t, p, sgn ? -m : 0, m, 0, prng);
+        } else {
+          const double b = std::min(16.0 * r, std::sqrt(0.25 * float_max(t) / n));
+          put_random_float(t, p, -b, b, prng);
+        }
+        break;
+      }
+      case ReduceFunction::LOG_SUM: {
+        // log(sum x) needs a positive sum: positive data.
+        if (mode == DataMode::Exact) {
+          put_small(t, p, 1, std::min(r, per_element(type_limit)), 0, prng);
+        } else {
+          const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
+          put_random_float(t, p, 0.25, std::max(0.5, b), prng);
+        }
+        break;
+      }
+      case ReduceFunction::LOG_SUM_EXP: {
+        // exp(x) summed n times stays below 30000 (finite even in FLOAT16).
+        const double a = std::clamp(std::log(30000.0 / n), 0.0, 4.0);
+        if (mode == DataMode::Exact)
+          put_small(t, p, -static_cast<int64_t>(a), static_cast<int64_t>(a), 0, prng);
+        else
+          put_random_float(t, p, -a, a, prng);
+        break;
+      }
+      case ReduceFunction::MULTIPLY:
+        // Filled per group below.
+        break;
+    }
+  }
+  if (f == ReduceFunction::MULTIPLY) {
+    // Each element is ±1 or ±2^k. A group of n elements may hold at most `budget` elements with
+    // k = +1 and `budget` with k = -1, so every partial product (any order, any subset) stays
+    // within [2^-budget, 2^budget]: exact for floats, inside the range for integers. Counting
+    // over the whole tensor bounds every group, and survives 0-stride copies of elements only
+    // when the layout has none (reduce.cpp gives MULTIPLY no broadcast inputs).
+    int budget = 0;
+    switch (t) {
+      case DataType::FLOAT16: budget = 12; break;
+      case DataType::FLOAT32: budget = 100; break;
+      case DataType::INT32: budget = 30; break;
+      case DataType::UINT32: budget = 31; break;
+      case DataType::INT64: budget = 62; break;
+      case DataType::UINT64: budget = 63; break;
+      default: budget = 6; break;
+    }
+    int up = 0, down = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      std::byte* p = out.data() + i * es;
+      const bool negative = sgn && prng.coin();
+      const uint64_t pick = prng.below(4);
+      double v = 1.0;
+      if (pick == 0 && up < budget) v = 2.0, ++up;
+      if (pick == 1 && fp && down < budget) v = 0.5, ++down;
+      if (pick == 2 && mode != DataMode::Exact && prng.below(8) == 0) v = 0.0;
+      from_double(t, negative ? -v : v, p);
+    }
+  }
+  return out;
+}
+
+Bytes encode_indices(DataType t, const std::vector<int64_t>& values) {
+  const size_t es = element_size(t);
+  Bytes out(values.size() * es);
+  for (size_t i = 0; i < values.size(); ++i) put_int(t, out.data() + i * es, values[i]);
+  return out;
+}
+
+std::vector<int64_t> decode_indices(DataType t, const Bytes& data) {
+  const size_t es = element_size(t);
+  std::vector<int64_t> v(data.size() / es);
+  for (size_t i = 0; i < v.size(); ++i)
+    dispatch(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!is_float_v<T>) v[i] = static_cast<int64_t>(load<T>(data.data() + i * es));
+    });
+  return v;
+}
+
+bool negative_indices_legal(FeatureLevel level, DataType t) {
+  return level >= FeatureLevel::L3_0 && is_signed_integer(t);
+}
+
+int64_t maybe_negative(int64_t v, int64_t d, bool negative) { return negative ? v - d : v; }
+
+}  // namespace dmlcert::props

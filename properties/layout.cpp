@@ -1,0 +1,108 @@
+// Random memory layouts for a tensor: packed, explicit packed strides, padded, permuted (with
+// padding), and 0-stride broadcast for inputs, plus slack in TotalTensorSizeInBytes. The same
+// logical tensor in any of these layouts must give the same result (SPEC.md, "Tensor
+// descriptors").
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "build.h"
+
+namespace dmlcert::props {
+namespace {
+
+enum LayoutKind : uint8_t { kPacked, kExplicitPacked, kPadded, kPermuted, kBroadcast };
+
+// Row-major strides over a dimension order (order[0] outermost) with per-dimension padding.
+// Injective for any order, so it is a legal output layout (no T.OUTPUT_OVERLAP).
+std::vector<uint32_t> ordered_strides(const Sizes& sizes, const std::vector<size_t>& order, Prng& prng,
+                                      bool pad) {
+  std::vector<uint32_t> strides(sizes.size(), 1);
+  uint64_t s = 1;
+  for (size_t j = order.size(); j-- > 0;) {
+    const size_t d = order[j];
+    strides[d] = static_cast<uint32_t>(s);
+    // Padding only on dimensions of size >= 2 keeps the span within twice the packed one.
+    const uint64_t padding = (pad && sizes[d] >= 2) ? prng.below(3) : 0;
+    s *= sizes[d] + padding;
+  }
+  return strides;
+}
+
+}  // namespace
+
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast) {
+  auto kind = (input_role && allow_broadcast)
+                  ? rc::gen::weightedElement<uint8_t>(
+                        {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}, {3, kBroadcast}})
+                  : rc::gen::weightedElement<uint8_t>(
+                        {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}});
+  return rc::gen::construct<LayoutSpec>(kind, raw(), rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 3}}));
+}
+
+TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role) {
+  TensorDesc t{type, sizes, std::nullopt, 0};
+  Prng prng(mix_seed(spec.seed, 0x1a40u));
+  std::vector<size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  switch (spec.kind) {
+    case kPacked: break;
+    case kExplicitPacked: t.strides = ordered_strides(sizes, order, prng, false); break;
+    case kPadded: t.strides = ordered_strides(sizes, order, prng, true); break;
+    case kPermuted:
+      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[prng.below(i)]);
+      t.strides = ordered_strides(sizes, order, prng, true);
+      break;
+    case kBroadcast:
+    default: {
+      t.strides = ordered_strides(sizes, order, prng, true);
+      if (!input_role) break;
+      bool any = false;
+      for (size_t d = 0; d < sizes.size(); ++d)
+        if (sizes[d] >= 2 && prng.coin()) (*t.strides)[d] = 0, any = true;
+      // A broadcast layout broadcasts something when it can.
+      if (!any)
+        for (size_t d = 0; d < sizes.size(); ++d)
+          if (sizes[d] >= 2) {
+            (*t.strides)[d] = 0;
+            break;
+          }
+      break;
+    }
+  }
+  // Dimensions of size 1 may carry any stride: (size-1) * stride is 0 whatever it is.
+  if (t.strides && spec.kind != kExplicitPacked)
+    for (size_t d = 0; d < sizes.size(); ++d)
+      if (sizes[d] == 1 && prng.below(4) == 0) (*t.strides)[d] = 1 + static_cast<uint32_t>(prng.below(7));
+  t.total_bytes = min_implied_bytes(t).value_or(0) + 4u * spec.extra_words;
+  return t;
+}
+
+void share_broadcast_elements(const TensorDesc& t, Bytes& logical) {
+  if (!t.strides) return;
+  const size_t es = element_size(t.type);
+  const auto strides = effective_strides(t);
+  std::map<uint64_t, uint64_t> first;  // element offset -> first logical index there
+  uint64_t i = 0;
+  for_each_coord(t.sizes, [&](const Coord& c) {
+    const uint64_t off = element_offset(c, strides);
+    auto [it, inserted] = first.emplace(off, i);
+    if (!inserted && (i + 1) * es <= logical.size())
+      std::copy_n(logical.begin() + static_cast<ptrdiff_t>(it->second * es), es,
+                  logical.begin() + static_cast<ptrdiff_t>(i * es));
+    ++i;
+  });
+}
+
+bool has_overlap(const TensorDesc& t) {
+  const auto strides = effective_strides(t);
+  std::set<uint64_t> seen;
+  bool overlap = false;
+  for_each_coord(t.sizes, [&](const Coord& c) {
+    if (!seen.insert(element_offset(c, strides)).second) overlap = true;
+  });
+  return overlap;
+}
+
+}  // namespace dmlcert::props

@@ -1,0 +1,122 @@
+// Valid SCATTER_ND cases. Per the team's reading of the seed (SCATTERND.TUPLE_SIZE), the tuple
+// size k ranges over 1..Input.DimensionCount, so k may exceed InputDimensionCount: then the
+// meaningful input rank is m = max(InputDimensionCount, k), the tuple indexes input dims
+// [rank-m, rank-m+k) and the block is input dims [rank-m+k, rank). Tuples are unique (duplicates
+// are class U, SCATTERND.DUPLICATE) and in range, negative where legal (SCATTERND.INDEX_RANGE).
+#include <algorithm>
+#include <numeric>
+
+#include "build.h"
+
+namespace dmlcert::props {
+namespace {
+
+struct ScatterDim {
+  uint32_t in = 0, indices = 0;
+};
+struct ScatterShape {
+  uint32_t input_count = 0, indices_count = 0, tuple = 0;  // raw choices
+};
+struct ScatterData {
+  FillSpec input, updates;
+  uint32_t index_seed = 0;
+  bool negative = false;
+};
+
+rc::Gen<ScatterDim> scatter_dim_gen() { return rc::gen::construct<ScatterDim>(raw(), raw()); }
+rc::Gen<ScatterShape> scatter_shape_gen() { return rc::gen::construct<ScatterShape>(raw(), raw(), raw()); }
+rc::Gen<ScatterData> scatter_data_gen(const CaseSpec& spec) {
+  return rc::gen::construct<ScatterData>(fill_gen(spec.mode), fill_gen(spec.mode), raw(),
+                                         spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false));
+}
+
+struct Layouts {
+  LayoutSpec input, indices, updates, output;
+};
+rc::Gen<Layouts> layouts_gen(bool broadcast) {
+  // A broadcast indices layout would repeat tuples (SCATTERND.DUPLICATE): indices never broadcast.
+  return rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, false),
+                                     layout_gen(true, broadcast), layout_gen(false));
+}
+
+Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<ScatterDim>& dims,
+             const ScatterShape& shape, uint64_t budget, const Layouts& layouts, const ScatterData& data) {
+  const uint32_t r = static_cast<uint32_t>(dims.size());
+  ScatterNdDesc d;
+  d.input_dimension_count = 1 + shape.input_count % r;
+  const uint32_t k = 1 + shape.tuple % r;
+  const uint32_t m = std::max(d.input_dimension_count, k);
+  // The expected updates shape has (IndicesDimensionCount-1) + (m-k) entries; it must fit in r.
+  d.indices_dimension_count = 1 + shape.indices_count % std::min(r, r - (m - k) + 1);
+
+  Sizes in_sizes(r, 1);
+  uint64_t remaining = budget;
+  for (uint32_t i = r - d.input_dimension_count; i < r; ++i) in_sizes[i] = budgeted_size(dims[i].in, remaining);
+  const uint32_t tuple_begin = r - m, block_begin = r - m + k;
+  uint64_t capacity = 1;
+  for (uint32_t i = tuple_begin; i < block_begin; ++i) capacity *= in_sizes[i];
+
+  // Indices: leading 1s, then the tuple grid (product <= capacity, so tuples can be unique), then k.
+  Sizes idx_sizes(r, 1);
+  uint64_t tuples_left = std::min(capacity, budget);
+  Sizes grid;
+  for (uint32_t j = 0; j + 1 < d.indices_dimension_count; ++j) {
+    const uint32_t pos = r - d.indices_dimension_count + j;
+    idx_sizes[pos] = budgeted_size(dims[pos].indices, tuples_left);
+    grid.push_back(idx_sizes[pos]);
+  }
+  idx_sizes[r - 1] = k;
+
+  Sizes meaningful = grid;
+  for (uint32_t i = block_begin; i < r; ++i) meaningful.push_back(in_sizes[i]);
+  Sizes upd_sizes(r - meaningful.size(), 1);
+  upd_sizes.insert(upd_sizes.end(), meaningful.begin(), meaningful.end());
+
+  // Unique tuples: the first T addresses of a shuffled [0, capacity).
+  const uint64_t tuples = element_count(grid).value_or(1);
+  Prng prng(mix_seed(data.index_seed, 0x5ca7u));
+  std::vector<uint64_t> addresses(capacity);
+  std::iota(addresses.begin(), addresses.end(), uint64_t{0});
+  for (uint64_t i = 0; i < tuples && i + 1 < capacity; ++i)
+    std::swap(addresses[i], addresses[i + prng.below(capacity - i)]);
+  const bool negative_ok = data.negative && negative_indices_legal(spec.level, index_type);
+  std::vector<int64_t> values;
+  for (uint64_t t = 0; t < tuples; ++t) {
+    uint64_t a = addresses[t];
+    std::vector<int64_t> tuple(k);
+    for (uint32_t j = k; j-- > 0;) {
+      const uint32_t dsize = in_sizes[tuple_begin + j];
+      tuple[j] = maybe_negative(static_cast<int64_t>(a % dsize), dsize, negative_ok && prng.coin());
+      a /= dsize;
+    }
+    values.insert(values.end(), tuple.begin(), tuple.end());
+  }
+
+  d.input = realize_layout(type, in_sizes, layouts.input, true);
+  d.indices = realize_layout(index_type, idx_sizes, layouts.indices, true);
+  d.updates = realize_layout(type, upd_sizes, layouts.updates, true);
+  d.output = realize_layout(type, in_sizes, layouts.output, false);
+  Case c = new_case(spec, d);
+  c.data.input = fill_movement(type, element_count(in_sizes).value_or(0), data.input);
+  share_broadcast_elements(d.input, c.data.input);
+  c.data.updates = fill_movement(type, element_count(upd_sizes).value_or(0), data.updates);
+  share_broadcast_elements(d.updates, c.data.updates);
+  c.data.indices = encode_indices(index_type, values);
+  return c;
+}
+
+}  // namespace
+
+rc::Gen<Case> scatter_nd_case(const CaseSpec& spec) {
+  const RankRange ranks = rank_range(spec);
+  return rc::gen::apply(
+      [spec](DataType type, DataType index_type, const std::vector<ScatterDim>& dims, const ScatterShape& shape,
+             uint64_t budget, const Layouts& layouts, const ScatterData& data) {
+        return realize(spec, type, index_type, dims, shape, budget, layouts, data);
+      },
+      type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
+      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks.lo, ranks.hi, scatter_dim_gen()),
+      scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs), scatter_data_gen(spec));
+}
+
+}  // namespace dmlcert::props

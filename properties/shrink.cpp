@@ -1,0 +1,46 @@
+// Deterministic sampling of a generator outside a property, and a time-capped greedy shrinker
+// for failures found that way (`dmlcert fuzz`, the self-test).
+#include <chrono>
+
+#include "build.h"
+
+namespace dmlcert::props {
+
+rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size) {
+  return gen(rc::Random(seed), size);
+}
+
+Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<bool(const Case&)>& still_fails,
+                    double max_seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(max_seconds));
+  rc::Shrinkable<Case> current = failing;
+  Case best = current.value();
+  bool progressed = true;
+  // Greedy descent: take the first shrink that still fails, then look at its shrinks. The
+  // shrinks come smallest first (fewer dimensions, smaller sizes, simpler data), so this ends
+  // near a local minimum quickly.
+  while (progressed && Clock::now() < deadline) {
+    progressed = false;
+    auto shrinks = current.shrinks();
+    while (auto next = shrinks.next()) {
+      if (Clock::now() >= deadline) break;
+      Case candidate;
+      try {
+        candidate = next->value();
+      } catch (const std::exception&) {
+        continue;  // a shrink the generator cannot realize (e.g. suchThat gave up)
+      }
+      if (still_fails(candidate)) {
+        current = *next;
+        best = std::move(candidate);
+        progressed = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace dmlcert::props

@@ -1,0 +1,66 @@
+// Valid SLICE1 cases: windows inside the input (SLICE1.WINDOW_BOUNDS), nonzero strides of either
+// sign (a negative stride walks from the window's end), small, large (beyond the window) and huge
+// (near INT32_MAX) strides, windows touching either edge, and every legal output size
+// (SLICE1.OUTPUT_SIZE).
+#include <cstdlib>
+
+#include "build.h"
+
+namespace dmlcert::props {
+namespace {
+
+struct Slice1Dim {
+  uint32_t in = 0, window = 0, offset = 0, stride = 0, count = 0;
+  uint8_t stride_kind = 0;  // 0: within the window, 1: beyond it, 2: near INT32_MAX
+  bool negative = false;
+  uint8_t edge = 0;  // 0: random, 1: whole input as window and full output, 2: window at the end
+};
+
+rc::Gen<Slice1Dim> slice1_dim_gen() {
+  return rc::gen::construct<Slice1Dim>(raw(), raw(), raw(), raw(), raw(),
+                                       rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 2}}),
+                                       rc::gen::arbitrary<bool>(), rc::gen::element<uint8_t>(0, 1, 2));
+}
+
+Case realize(const CaseSpec& spec, DataType type, const std::vector<Slice1Dim>& dims, uint64_t budget,
+             const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
+  Slice1Desc d;
+  Sizes in_sizes, out_sizes;
+  for (const Slice1Dim& dim : dims) {
+    const uint32_t in = budgeted_size(dim.in, budget);
+    const uint32_t window = dim.edge == 1 ? in : 1 + dim.window % in;
+    const uint32_t offset = dim.edge == 2 ? in - window : dim.offset % (in - window + 1);
+    int64_t magnitude = 1 + dim.stride % window;
+    if (dim.stride_kind == 1) magnitude = window + dim.stride % 4;
+    if (dim.stride_kind == 2) magnitude = 0x7FFFFFFF - dim.stride % 4;
+    const uint32_t max_count = 1 + static_cast<uint32_t>((window - 1) / magnitude);
+    const uint32_t count = dim.edge == 1 ? max_count : 1 + dim.count % max_count;
+    in_sizes.push_back(in);
+    out_sizes.push_back(count);
+    d.input_window_offsets.push_back(offset);
+    d.input_window_sizes.push_back(window);
+    d.input_window_strides.push_back(static_cast<int32_t>(dim.negative ? -magnitude : magnitude));
+  }
+  d.input = realize_layout(type, in_sizes, in_layout, true);
+  d.output = realize_layout(type, out_sizes, out_layout, false);
+  Case c = new_case(spec, d);
+  c.data.input = fill_movement(type, element_count(in_sizes).value_or(0), fill);
+  share_broadcast_elements(d.input, c.data.input);
+  return c;
+}
+
+}  // namespace
+
+rc::Gen<Case> slice1_case(const CaseSpec& spec) {
+  const RankRange ranks = rank_range(spec);
+  return rc::gen::apply(
+      [spec](DataType type, const std::vector<Slice1Dim>& dims, uint64_t budget, const LayoutSpec& in_layout,
+             const LayoutSpec& out_layout, const FillSpec& fill) {
+        return realize(spec, type, dims, budget, in_layout, out_layout, fill);
+      },
+      type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
+      ranked(ranks.lo, ranks.hi, slice1_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
+      layout_gen(false), fill_gen(spec.mode));
+}
+
+}  // namespace dmlcert::props

@@ -1,0 +1,136 @@
+// What a generated case must have (CaseSpec) and the helpers every per-operator generator
+// shares: the deterministic PRNG, the rank and type choices the support tables allow, element
+// budgets, and dispatch to the operator's generator.
+#include <algorithm>
+
+#include "build.h"
+
+namespace dmlcert::props {
+
+uint64_t Prng::next() {
+  uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t mix_seed(uint64_t a, uint64_t b) {
+  Prng p(a * 0x9E3779B97F4A7C15ull + b);
+  p.next();
+  return p.next();
+}
+
+RankRange rank_range(const CaseSpec& spec) {
+  RankRange r{1, 8};
+  for (Role role : roles(spec.op)) {
+    const auto s = support(spec.op, spec.function.value_or(ReduceFunction::SUM), role, spec.level);
+    if (!s) return {1, 0};
+    r.lo = std::max(r.lo, s->min_rank);
+    r.hi = std::min(r.hi, s->max_rank);
+  }
+  r.lo = std::max(r.lo, spec.min_rank);
+  if (spec.rank) r.lo = std::max(r.lo, *spec.rank), r.hi = std::min(r.hi, *spec.rank);
+  return r;
+}
+
+std::vector<DataType> role_types(const CaseSpec& spec, Role role) {
+  const auto s = support(spec.op, spec.function.value_or(ReduceFunction::SUM), role, spec.level);
+  return s ? s->types : std::vector<DataType>{};
+}
+
+std::vector<DataType> common_types(const CaseSpec& spec, const std::vector<Role>& rs) {
+  std::vector<DataType> out;
+  for (DataType t : kAllDataTypes) {
+    bool all = true;
+    for (Role r : rs) {
+      const auto types = role_types(spec, r);
+      all = all && std::find(types.begin(), types.end(), t) != types.end();
+    }
+    if (all) out.push_back(t);
+  }
+  return out;
+}
+
+rc::Gen<DataType> type_gen(std::optional<DataType> fixed, const std::vector<DataType>& allowed) {
+  if (fixed) return rc::gen::just(*fixed);
+  return rc::gen::elementOf(allowed);
+}
+
+rc::Gen<uint32_t> raw(uint32_t n) { return rc::gen::inRange<uint32_t>(0, n); }
+
+uint64_t element_budget(int size) { return 4 + 20 * static_cast<uint64_t>(std::clamp(size, 0, 100)); }
+
+rc::Gen<uint64_t> budget_gen() {
+  return rc::gen::withSize([](int size) { return rc::gen::just(element_budget(size)); });
+}
+
+uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining) {
+  const uint64_t cap = std::clamp<uint64_t>(remaining, 1, 64);
+  const uint32_t s = 1 + static_cast<uint32_t>(raw_choice % cap);
+  remaining = std::max<uint64_t>(1, remaining / s);
+  return s;
+}
+
+Case new_case(const CaseSpec& spec, OperatorDesc op) {
+  Case c;
+  c.level = spec.level;
+  c.op = std::move(op);
+  c.expect = CaseClass::Valid;
+  c.name = std::string(file_stem(spec.op));
+  return c;
+}
+
+void refresh_total_bytes(TensorDesc& t) {
+  if (t.strides && t.strides->size() != t.sizes.size()) return;
+  t.total_bytes = min_implied_bytes(t).value_or(0);
+}
+
+Bytes& data_of(Case& c, Role role) {
+  return role == Role::INDICES ? c.data.indices : (role == Role::UPDATES ? c.data.updates : c.data.input);
+}
+
+void refill_input(Case& c, Role role, uint64_t seed) {
+  const TensorDesc* t = tensor(c.op, role);
+  if (!t || !is_input_role(role)) return;
+  const uint64_t n = element_count(t->sizes).value_or(0);
+  Bytes& data = data_of(c, role);
+  if (role == Role::INDICES) {
+    data = is_integer(t->type) ? encode_indices(t->type, std::vector<int64_t>(n, 0))
+                               : Bytes(n * element_size(t->type), std::byte{0});
+  } else {
+    data = fill_movement(t->type, n, FillSpec{DataMode::Exact, seed, 3});
+    if (t->strides && t->strides->size() == t->sizes.size()) share_broadcast_elements(*t, data);
+  }
+}
+
+bool spec_satisfiable(const CaseSpec& spec) {
+  if (spec.level < introduced_at(spec.op)) return false;
+  if (spec.op == OpKind::REDUCE && !spec.function) return !reduce_functions_for(spec).empty();
+  if (rank_range(spec).empty()) return false;
+  const auto has = [](const std::vector<DataType>& types, std::optional<DataType> t) {
+    return !types.empty() && (!t || std::find(types.begin(), types.end(), *t) != types.end());
+  };
+  switch (spec.op) {
+    case OpKind::SCATTER_ND:
+      return has(common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT}), spec.data_type) &&
+             has(role_types(spec, Role::INDICES), spec.index_type);
+    case OpKind::GATHER_ELEMENTS:
+      return has(common_types(spec, {Role::INPUT, Role::OUTPUT}), spec.data_type) &&
+             has(role_types(spec, Role::INDICES), spec.index_type);
+    case OpKind::REDUCE: return !reduce_functions_for(spec).empty();
+    default: return has(common_types(spec, {Role::INPUT, Role::OUTPUT}), spec.data_type);
+  }
+}
+
+rc::Gen<Case> case_for_spec(const CaseSpec& spec) {
+  switch (spec.op) {
+    case OpKind::SLICE: return slice_case(spec);
+    case OpKind::SLICE1: return slice1_case(spec);
+    case OpKind::SCATTER_ND: return scatter_nd_case(spec);
+    case OpKind::REDUCE: return reduce_case(spec);
+    case OpKind::GATHER_ELEMENTS: return gather_elements_case(spec);
+  }
+  return slice_case(spec);
+}
+
+}  // namespace dmlcert::props

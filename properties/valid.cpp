@@ -1,0 +1,112 @@
+// Valid cases: any operator at a level, one support-table cell, or one coverage target (a shape
+// that exercises every role of an (op, function) at once).
+#include <algorithm>
+
+#include "build.h"
+
+namespace dmlcert::props {
+namespace {
+
+std::vector<OpKind> ops_at(FeatureLevel level, const std::vector<OpKind>& ops) {
+  std::vector<OpKind> out;
+  for (OpKind op : kAllOps)
+    if (level >= introduced_at(op) && (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()))
+      out.push_back(op);
+  return out;
+}
+
+// The role whose type is the "index type" of a case: indices, or the ARGMAX/ARGMIN output.
+bool is_index_role(OpKind op, std::optional<ReduceFunction> f, Role role) {
+  return role == Role::INDICES || (op == OpKind::REDUCE && f && is_arg_function(*f) && role == Role::OUTPUT);
+}
+
+}  // namespace
+
+std::string_view name(DataMode m) {
+  switch (m) {
+    case DataMode::Exact: return "exact";
+    case DataMode::Random: return "random";
+    case DataMode::Special: return "special";
+  }
+  return "?";
+}
+
+rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops) {
+  const auto usable = ops_at(level, ops);
+  return rc::gen::mapcat(rc::gen::elementOf(usable), [level](OpKind op) {
+    CaseSpec spec;
+    spec.level = level;
+    spec.op = op;
+    return case_for_spec(spec);
+  });
+}
+
+rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode) {
+  CaseSpec spec;
+  spec.level = level;
+  spec.op = cell.op;
+  spec.function = cell.function;
+  spec.rank = cell.rank;
+  spec.mode = mode;
+  if (is_index_role(cell.op, cell.function, cell.role))
+    spec.index_type = cell.type;
+  else
+    spec.data_type = cell.type;
+  return case_for_spec(spec);
+}
+
+std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKind>& ops) {
+  std::vector<CellTarget> targets;
+  for (OpKind op : ops_at(level, ops)) {
+    std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
+    if (op == OpKind::REDUCE) functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
+    for (const auto& f : functions) {
+      CaseSpec spec;
+      spec.level = level;
+      spec.op = op;
+      spec.function = f;
+      const RankRange ranks = rank_range(spec);
+      std::vector<Role> data_roles, index_roles;
+      for (Role r : roles(op)) (is_index_role(op, f, r) ? index_roles : data_roles).push_back(r);
+      const auto data_types = common_types(spec, data_roles);
+      const auto index_types = index_roles.empty() ? std::vector<DataType>{} : role_types(spec, index_roles[0]);
+      if (data_types.empty()) continue;
+      // Pair the lists so that both are walked completely at every rank.
+      const size_t n = std::max(data_types.size(), index_types.size());
+      for (uint32_t rank = ranks.lo; rank <= ranks.hi; ++rank)
+        for (size_t j = 0; j < n; ++j) {
+          CellTarget t{op, f, data_types[j % data_types.size()], std::nullopt, rank};
+          if (!index_types.empty()) t.index_type = index_types[(j + rank) % index_types.size()];
+          targets.push_back(t);
+        }
+    }
+  }
+  return targets;
+}
+
+rc::Gen<Case> valid_case_for_target(const CellTarget& target, FeatureLevel level, DataMode mode) {
+  CaseSpec spec;
+  spec.level = level;
+  spec.op = target.op;
+  spec.function = target.function;
+  spec.data_type = target.data_type;
+  spec.index_type = target.index_type;
+  spec.rank = target.rank;
+  spec.mode = mode;
+  return case_for_spec(spec);
+}
+
+std::vector<SupportCell> cells_of(const Case& c) {
+  std::vector<SupportCell> cells;
+  const OpKind op = op_kind(c.op);
+  const auto f = reduce_function(c.op);
+  for (Role role : roles(op)) {
+    const TensorDesc* t = tensor(c.op, role);
+    const auto s = support(op, f, role, c.level);
+    if (!t || !s || !s->allows(t->type) || t->rank() < s->min_rank || t->rank() > s->max_rank) continue;
+    cells.push_back({op, f, role, t->type, t->rank()});
+  }
+  return cells;
+}
+
+}  // namespace dmlcert::props

@@ -1,0 +1,343 @@
+// Fluent per-operator testers, so that a test case reads like a sentence:
+//
+//   SliceTester().input_sizes({1, 1, 4, 4}).offsets({0, 0, 1, 2}).sizes({1, 1, 3, 2}).strides({1, 1, 1, 1})
+//       .input_data(Values::iota(16)).expect_output({7, 8, 11, 12, 15, 16}).run(backend);
+//
+// A tester is a value: tables of named cases hold them, and the same table runs against any
+// Backend (the reference, the optimized backend, a mock). Defaults: feature level 5_0, FLOAT32
+// data, UINT32 indices, packed tensors of their minimum implied size, and the output shape the
+// operator's rules imply (overridable to build invalid cases).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dmlcert/backend.h"
+#include "dmlcert/operators.h"
+#include "test_util.h"
+
+namespace dmlcert::test {
+
+// How strictly run() compares float reduction results. The reference is held to the correctly
+// rounded value (0 ulp); a backend under test may be given slack.
+struct CheckPolicy {
+  uint64_t float_reduction_ulp = 0;
+};
+
+template <class Derived> class OpTester {
+ public:
+  // Feature level the case runs at (default 5_0).
+  Derived& level(FeatureLevel l) { return set(level_, l); }
+  // Data type of every data tensor (input, updates, output); default FLOAT32.
+  Derived& type(DataType t) { return set(type_, t); }
+
+  Derived& input_type(DataType t) { return set(spec_[Role::INPUT].type, t); }
+  Derived& input_sizes(Sizes s) { return set(spec_[Role::INPUT].sizes, std::move(s)); }
+  Derived& input_strides(std::vector<uint32_t> s) { return set(spec_[Role::INPUT].strides, std::move(s)); }
+  Derived& input_total_bytes(uint64_t n) { return set(spec_[Role::INPUT].total_bytes, n); }
+  Derived& input_data(Values v) { return set(spec_[Role::INPUT].data, std::move(v)); }
+
+  Derived& indices_type(DataType t) { return set(spec_[Role::INDICES].type, t); }
+  Derived& indices_sizes(Sizes s) { return set(spec_[Role::INDICES].sizes, std::move(s)); }
+  Derived& indices_strides(std::vector<uint32_t> s) { return set(spec_[Role::INDICES].strides, std::move(s)); }
+  Derived& indices_data(Values v) { return set(spec_[Role::INDICES].data, std::move(v)); }
+
+  Derived& updates_type(DataType t) { return set(spec_[Role::UPDATES].type, t); }
+  Derived& updates_sizes(Sizes s) { return set(spec_[Role::UPDATES].sizes, std::move(s)); }
+  Derived& updates_strides(std::vector<uint32_t> s) { return set(spec_[Role::UPDATES].strides, std::move(s)); }
+  Derived& updates_data(Values v) { return set(spec_[Role::UPDATES].data, std::move(v)); }
+
+  Derived& output_type(DataType t) { return set(spec_[Role::OUTPUT].type, t); }
+  Derived& output_sizes(Sizes s) { return set(spec_[Role::OUTPUT].sizes, std::move(s)); }
+  Derived& output_strides(std::vector<uint32_t> s) { return set(spec_[Role::OUTPUT].strides, std::move(s)); }
+  Derived& output_total_bytes(uint64_t n) { return set(spec_[Role::OUTPUT].total_bytes, n); }
+
+  // A binding smaller (or larger) than the tensor's TotalTensorSizeInBytes.
+  Derived& binding_bytes(Role r, uint64_t n) {
+    binding_bytes_[r] = n;
+    return self();
+  }
+
+  // The backend executes and produces exactly these logical output values.
+  Derived& expect_output(Values v) {
+    expect_ = Expect::Output;
+    candidates_ = {std::move(v)};
+    return self();
+  }
+  // Class U with several admissible results: each element must equal that element of one of them.
+  Derived& expect_output_one_of(std::vector<Values> candidates) {
+    expect_ = Expect::Output;
+    candidates_ = std::move(candidates);
+    return self();
+  }
+  // The result is a float reduction: run()'s CheckPolicy may allow slack; NaN matches any NaN.
+  Derived& float_reduction() { return set(float_reduction_, true); }
+  // The backend rejects the case with InvalidArgument, names `rule` (when it reports rules) and
+  // writes nothing.
+  Derived& expect_rejected(std::string rule) {
+    expect_ = Expect::Rejected;
+    rule_ = std::move(rule);
+    return self();
+  }
+
+  // The descriptor and logical input data the tester describes.
+  OperatorDesc desc() const { return static_cast<const Derived&>(*this).build(); }
+  FeatureLevel feature_level() const { return level_; }
+  InputData data() const {
+    const OperatorDesc d = desc();
+    InputData data;
+    for (Role r : {Role::INPUT, Role::INDICES, Role::UPDATES}) {
+      const TensorDesc* t = tensor(d, r);
+      if (!t) continue;
+      Bytes bytes = spec(r).data.encode(t->type);
+      const uint64_t want = element_count(t->sizes).value_or(0);
+      if (spec(r).data.size() != want)
+        ADD_FAILURE() << "test data for " << name(r) << " has " << spec(r).data.size() << " values; its sizes hold "
+                      << want;
+      (r == Role::INPUT ? data.input : r == Role::INDICES ? data.indices : data.updates) = std::move(bytes);
+    }
+    return data;
+  }
+
+  // Runs the case on `backend` and checks what was expected, plus that no input changed and
+  // nothing was written past the output binding.
+  void run(Backend& backend, CheckPolicy policy = {}) const {
+    const OperatorDesc d = desc();
+    const RunOutput r = run_case(backend, d, level_, data(), binding_bytes_);
+    EXPECT_TRUE(r.inputs_untouched) << "the backend wrote to an input binding";
+    EXPECT_TRUE(r.guard_intact) << "the backend wrote past the end of the output binding";
+    if (expect_ == Expect::Rejected) {
+      EXPECT_EQ(r.exec.status, Status::InvalidArgument) << "expected a rejection naming " << rule_;
+      if (backend.reports_rules())
+        EXPECT_TRUE(has_rule(r.exec.violations, rule_))
+            << "expected " << rule_ << " among the violations: " << describe(r.exec.violations);
+      EXPECT_TRUE(r.output_untouched) << "a rejected case must not write any output byte";
+      return;
+    }
+    ASSERT_EQ(r.exec.status, Status::Ok) << r.exec.message << " " << describe(r.exec.violations);
+    check_output(tensor(d, Role::OUTPUT)->type, r.output, policy);
+  }
+
+ protected:
+  struct TensorSpec {
+    std::optional<DataType> type;
+    Sizes sizes;
+    std::optional<std::vector<uint32_t>> strides;
+    std::optional<uint64_t> total_bytes;
+    Values data;
+  };
+  const TensorSpec& spec(Role r) const {
+    static const TensorSpec kEmpty;
+    auto it = spec_.find(r);
+    return it == spec_.end() ? kEmpty : it->second;
+  }
+  bool has_sizes(Role r) const { return !spec(r).sizes.empty(); }
+  DataType data_type() const { return type_; }
+  // The descriptor for a role: its own settings, else the given defaults; total_bytes defaults
+  // to the minimum implied size.
+  TensorDesc make_tensor(Role r, DataType default_type, Sizes default_sizes = {}) const {
+    const TensorSpec& s = spec(r);
+    TensorDesc t;
+    t.type = s.type.value_or(default_type);
+    t.sizes = s.sizes.empty() ? std::move(default_sizes) : s.sizes;
+    t.strides = s.strides;
+    t.total_bytes = s.total_bytes ? *s.total_bytes : min_implied_bytes(t).value_or(0);
+    return t;
+  }
+  Derived& self() { return static_cast<Derived&>(*this); }
+  template <class F, class V> Derived& set(F& field, V&& v) {
+    field = std::forward<V>(v);
+    return self();
+  }
+
+ private:
+  enum class Expect { Output, Rejected };
+
+  // Element i of `actual` must match element i of some candidate: bit for bit, or for float
+  // reductions within policy.float_reduction_ulp (with +0 == -0 and NaN == NaN).
+  void check_output(DataType t, const Bytes& actual, CheckPolicy policy) const {
+    const std::size_t es = element_size(t);
+    std::vector<Bytes> expected;
+    for (const Values& v : candidates_) {
+      expected.push_back(v.encode(t));
+      ASSERT_EQ(expected.back().size(), actual.size()) << "expected output has the wrong element count";
+    }
+    ASSERT_FALSE(expected.empty()) << "the tester expects nothing";
+    int reported = 0;
+    for (std::size_t i = 0; i * es < actual.size(); ++i) {
+      const std::byte* a = actual.data() + i * es;
+      const bool ok = std::any_of(expected.begin(), expected.end(), [&](const Bytes& e) {
+        return element_matches(t, e.data() + i * es, a, policy);
+      });
+      if (!ok && reported++ < 8)
+        ADD_FAILURE() << "output element " << i << " is " << element_text(t, a) << ", expected "
+                      << element_text(t, expected[0].data() + i * es)
+                      << (expected.size() > 1 ? " (or another candidate)" : "") << "\n  expected " << describe(t, expected[0])
+                      << "\n  actual   " << describe(t, actual);
+    }
+  }
+  bool element_matches(DataType t, const std::byte* e, const std::byte* a, CheckPolicy policy) const {
+    const std::size_t es = element_size(t);
+    if (std::memcmp(e, a, es) == 0) return true;
+    if (!float_reduction_ || !is_float(t)) return false;
+    const double x = to_double(t, e), y = to_double(t, a);
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    if (x == y) return true;  // +0 and -0
+    // Distance in ulps of the output type: count representable values between them.
+    return ulp_distance(t, e, a) <= policy.float_reduction_ulp;
+  }
+  static uint64_t ulp_distance(DataType t, const std::byte* e, const std::byte* a) {
+    auto ordered = [t](const std::byte* p) -> int64_t {
+      const std::size_t es = element_size(t);
+      uint64_t bits = 0;
+      std::memcpy(&bits, p, es);
+      const uint64_t sign = uint64_t{1} << (8 * es - 1);
+      const int64_t magnitude = static_cast<int64_t>(bits & (sign - 1));
+      return (bits & sign) ? -magnitude : magnitude;
+    };
+    const int64_t d = ordered(e) - ordered(a);
+    return static_cast<uint64_t>(d < 0 ? -d : d);
+  }
+
+  FeatureLevel level_ = FeatureLevel::L5_0;
+  DataType type_ = DataType::FLOAT32;
+  std::map<Role, TensorSpec> spec_;
+  std::map<Role, uint64_t> binding_bytes_;
+  Expect expect_ = Expect::Output;
+  std::vector<Values> candidates_;
+  bool float_reduction_ = false;
+  std::string rule_;
+};
+
+// SLICE: offsets, sizes, strides; Output.Sizes defaults to the slice sizes.
+class SliceTester : public OpTester<SliceTester> {
+ public:
+  SliceTester& offsets(std::vector<uint32_t> v) { return set(offsets_, std::move(v)); }
+  SliceTester& sizes(std::vector<uint32_t> v) { return set(sizes_, std::move(v)); }
+  SliceTester& strides(std::vector<uint32_t> v) { return set(strides_, std::move(v)); }
+  OperatorDesc build() const {
+    SliceDesc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.output = make_tensor(Role::OUTPUT, data_type(), sizes_);
+    d.offsets = offsets_;
+    d.sizes = sizes_;
+    d.strides = strides_;
+    return d;
+  }
+
+ private:
+  std::vector<uint32_t> offsets_, sizes_, strides_;
+};
+
+// SLICE1: the input window; Output.Sizes must be given.
+class Slice1Tester : public OpTester<Slice1Tester> {
+ public:
+  Slice1Tester& window_offsets(std::vector<uint32_t> v) { return set(offsets_, std::move(v)); }
+  Slice1Tester& window_sizes(std::vector<uint32_t> v) { return set(sizes_, std::move(v)); }
+  Slice1Tester& window_strides(std::vector<int32_t> v) { return set(strides_, std::move(v)); }
+  OperatorDesc build() const {
+    Slice1Desc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.output = make_tensor(Role::OUTPUT, data_type());
+    d.input_window_offsets = offsets_;
+    d.input_window_sizes = sizes_;
+    d.input_window_strides = strides_;
+    return d;
+  }
+
+ private:
+  std::vector<uint32_t> offsets_, sizes_;
+  std::vector<int32_t> strides_;
+};
+
+// SCATTER_ND: InputDimensionCount and IndicesDimensionCount default to the full ranks; Output
+// defaults to Input's sizes; indices default to UINT32.
+class ScatterNdTester : public OpTester<ScatterNdTester> {
+ public:
+  ScatterNdTester& input_dimension_count(uint32_t n) { return set(input_dimension_count_, n); }
+  ScatterNdTester& indices_dimension_count(uint32_t n) { return set(indices_dimension_count_, n); }
+  OperatorDesc build() const {
+    ScatterNdDesc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.indices = make_tensor(Role::INDICES, DataType::UINT32);
+    d.updates = make_tensor(Role::UPDATES, data_type());
+    d.output = make_tensor(Role::OUTPUT, data_type(), d.input.sizes);
+    d.input_dimension_count = input_dimension_count_.value_or(d.input.rank());
+    d.indices_dimension_count = indices_dimension_count_.value_or(d.indices.rank());
+    return d;
+  }
+
+ private:
+  std::optional<uint32_t> input_dimension_count_, indices_dimension_count_;
+};
+
+// REDUCE: function and axes; Output.Sizes defaults to Input.Sizes with the reduced axes set to 1,
+// and its type to the data type (UINT32 for ARGMAX/ARGMIN).
+class ReduceTester : public OpTester<ReduceTester> {
+ public:
+  ReduceTester& function(ReduceFunction f) { return set(function_, f); }
+  ReduceTester& axes(std::vector<uint32_t> v) { return set(axes_, std::move(v)); }
+  OperatorDesc build() const {
+    ReduceDesc d;
+    d.function = function_;
+    d.input = make_tensor(Role::INPUT, data_type());
+    Sizes reduced = d.input.sizes;
+    for (uint32_t a : axes_)
+      if (a < reduced.size()) reduced[a] = 1;
+    d.output = make_tensor(Role::OUTPUT, is_arg_function(function_) ? DataType::UINT32 : data_type(), reduced);
+    d.axes = axes_;
+    return d;
+  }
+
+ private:
+  ReduceFunction function_ = ReduceFunction::SUM;
+  std::vector<uint32_t> axes_;
+};
+
+// GATHER_ELEMENTS: the axis; Output.Sizes defaults to Indices.Sizes; indices default to UINT32.
+class GatherElementsTester : public OpTester<GatherElementsTester> {
+ public:
+  GatherElementsTester& axis(uint32_t a) { return set(axis_, a); }
+  OperatorDesc build() const {
+    GatherElementsDesc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.indices = make_tensor(Role::INDICES, DataType::UINT32);
+    d.output = make_tensor(Role::OUTPUT, data_type(), d.indices.sizes);
+    d.axis = axis_;
+    return d;
+  }
+
+ private:
+  uint32_t axis_ = 0;
+};
+
+// One row of a case table: a name (letters, digits and underscores: it becomes the test name)
+// and the tester.
+template <class Tester> struct NamedCase {
+  std::string name;
+  Tester tester;
+};
+template <class Tester> std::string case_name(const ::testing::TestParamInfo<NamedCase<Tester>>& info) {
+  return info.param.name;
+}
+template <class Tester> void PrintTo(const NamedCase<Tester>& c, std::ostream* os) { *os << c.name; }
+
+using SliceCase = NamedCase<SliceTester>;
+using Slice1Case = NamedCase<Slice1Tester>;
+using ScatterNdCase = NamedCase<ScatterNdTester>;
+using ReduceCase = NamedCase<ReduceTester>;
+using GatherElementsCase = NamedCase<GatherElementsTester>;
+
+// Backend-neutral conformance tables (hand-computed results; class U cases expect any admissible
+// result). Defined next to the reference tests; any backend's tests can instantiate them.
+std::vector<SliceCase> slice_conformance_cases();
+std::vector<Slice1Case> slice1_conformance_cases();
+std::vector<ScatterNdCase> scatter_nd_conformance_cases();
+std::vector<ReduceCase> reduce_conformance_cases();
+std::vector<GatherElementsCase> gather_elements_conformance_cases();
+
+}  // namespace dmlcert::test
