@@ -275,7 +275,7 @@ const WellFormedFile kWellFormed[] = {
     {"total_bytes_absent_is_minimum", slice1(R"({"tensors": {"input": {"strides": [32, 32, 8, 1]}}})"),
      [](const Case& c) { EXPECT_EQ(s1(c).input.total_bytes, (24u + 3 + 1) * 4); }},
     {"total_bytes_absent_and_span_overflows_is_0",
-     slice1(R"({"tensors": {"output": {"sizes": [1, 1, 4294967295, 4294967295],
+     slice1(R"({"expected_output": null, "tensors": {"output": {"sizes": [1, 1, 4294967295, 4294967295],
                                        "strides": [1, 1, 4294967295, 4294967295]}}})"),
      [](const Case& c) { EXPECT_EQ(s1(c).output.total_bytes, 0u); }},
     {"strides_count_mismatch_is_not_malformed", slice1(R"({"tensors": {"input": {"strides": [1]}}})"),

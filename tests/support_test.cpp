@@ -69,7 +69,7 @@ using O = OpKind;
 const std::nullopt_t kNone = std::nullopt;
 
 INSTANTIATE_TEST_SUITE_P(
-    Slice, SupportTable,
+    SupportSlice, SupportTable,
     ::testing::Values(SupportCase{"L1_0", O::SLICE, kNone, INPUT, L::L1_0,
                                   ranks(4, 5, {FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16})},
                       SupportCase{"L2_0UsesL1_0", O::SLICE, kNone, OUTPUT, L::L2_0,
@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<SupportCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Slice1, SupportTable,
+    SupportSlice1, SupportTable,
     ::testing::Values(SupportCase{"AbsentAtL1_0", O::SLICE1, kNone, INPUT, L::L1_0, kNone},
                       SupportCase{"AbsentAtL2_0", O::SLICE1, kNone, INPUT, L::L2_0, kNone},
                       SupportCase{"L2_1", O::SLICE1, kNone, INPUT, L::L2_1, ranks(4, 5, k8)},
@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<SupportCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    ScatterNd, SupportTable,
+    SupportScatterNd, SupportTable,
     ::testing::Values(
         SupportCase{"AbsentAtL2_0", O::SCATTER_ND, kNone, INPUT, L::L2_0, kNone},
         SupportCase{"InputL2_1", O::SCATTER_ND, kNone, INPUT, L::L2_1, ranks(4, 4, k8)},
@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<SupportCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    GatherElements, SupportTable,
+    SupportGatherElements, SupportTable,
     ::testing::Values(
         SupportCase{"AbsentAtL1_0", O::GATHER_ELEMENTS, kNone, INPUT, L::L1_0, kNone},
         SupportCase{"InputL2_1", O::GATHER_ELEMENTS, kNone, INPUT, L::L2_1, ranks(4, 4, k8)},
@@ -120,7 +120,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<SupportCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Reduce, SupportTable,
+    SupportReduce, SupportTable,
     ::testing::Values(
         // ARGMIN, ARGMAX
         SupportCase{"ArgmaxInL1_0", O::REDUCE, F::ARGMAX, INPUT, L::L1_0, ranks(4, 4, kF32F16)},
@@ -171,7 +171,7 @@ class SupportIntroducedAt : public ::testing::TestWithParam<IntroducedCase> {};
 TEST_P(SupportIntroducedAt, GivesTheFirstLevel) {
   EXPECT_EQ(introduced_at(GetParam().op), GetParam().level);
 }
-INSTANTIATE_TEST_SUITE_P(Cases, SupportIntroducedAt,
+INSTANTIATE_TEST_SUITE_P(Support, SupportIntroducedAt,
                          ::testing::Values(IntroducedCase{"Slice", O::SLICE, L::L1_0},
                                            IntroducedCase{"Reduce", O::REDUCE, L::L1_0},
                                            IntroducedCase{"Slice1", O::SLICE1, L::L2_1},
@@ -212,7 +212,7 @@ TEST_P(SupportCells, EnumerateEveryLegalCellOnce) {
 // Counts at 1_0: SLICE 2 roles x 6 types x ranks 4..5 = 24; REDUCE: ARGMAX/ARGMIN 2 x (2 + 1) = 6,
 // AVERAGE/L2/LOG_SUM/LOG_SUM_EXP 4 x 2 x 2 = 16, L1/SUM_SQUARE, MIN/MAX, MULTIPLY/SUM 3 x 2 x 2 x 2 = 24.
 INSTANTIATE_TEST_SUITE_P(
-    Cases, SupportCells,
+    Support, SupportCells,
     ::testing::Values(
         CellsCase{"L1_0",
                   L::L1_0,

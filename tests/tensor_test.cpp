@@ -44,7 +44,7 @@ TEST_P(TensorForEachCoord, VisitsEveryCoordinateInRowMajorOrder) {
   EXPECT_EQ(seen, GetParam().expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, TensorForEachCoord,
+INSTANTIATE_TEST_SUITE_P(Tensor, TensorForEachCoord,
                          ::testing::Values(CoordCase{"Rank0VisitsOneEmptyCoord", {}, {{}}},
                                            CoordCase{"Rank1", {3}, {{0}, {1}, {2}}},
                                            CoordCase{"Rank2LastAxisFastest",
@@ -76,7 +76,7 @@ TEST_P(TensorLayout, StridesSpanAndMinimumBytes) {
 const uint64_t kBig = uint64_t{kMax32} - 1;  // (size - 1) for a size of 2^32-1
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, TensorLayout,
+    Tensor, TensorLayout,
     ::testing::Values(
         LayoutCase{"PackedRank3", packed_desc(DataType::FLOAT32, {2, 3, 4}), {12, 4, 1}, 24, 96},
         LayoutCase{"PackedRank0IsOneElement", packed_desc(DataType::FLOAT32, {}), {}, 1, 4},
@@ -143,7 +143,7 @@ TEST_P(TensorMemory, PlacesLogicalDataAndReadsItBack) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, TensorMemory,
+    Tensor, TensorMemory,
     ::testing::Values(
         MemoryCase{"Packed", packed_desc(DataType::FLOAT32, {2, 2}), {1, 2, 3, 4}, 16, {1, 2, 3, 4}},
         MemoryCase{"RowPaddingStaysZero",
@@ -191,7 +191,7 @@ TEST_P(TensorRoundToHalf, GivesTheBinary16BitPattern) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, TensorRoundToHalf,
+    Tensor, TensorRoundToHalf,
     ::testing::Values(
         HalfCase{"One", 1.0, 0x3C00}, HalfCase{"NegativeTwo", -2.0, 0xC000},
         HalfCase{"PositiveZero", 0.0, 0x0000}, HalfCase{"NegativeZeroKeepsSign", -0.0, 0x8000},

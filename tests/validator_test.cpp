@@ -165,7 +165,7 @@ TEST_P(ValidatorCatalog, HasTheRuleWithItsTag) {
   EXPECT_EQ(makes_invalid(*r), r->tag == RuleTag::Doc || r->tag == RuleTag::Inferred);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, ValidatorCatalog, ::testing::ValuesIn(kExpectedCatalog),
+INSTANTIATE_TEST_SUITE_P(ValidatorRules, ValidatorCatalog, ::testing::ValuesIn(kExpectedCatalog),
                          [](const ::testing::TestParamInfo<CatalogEntry>& info) {
                            std::string n(info.param.id);
                            std::replace(n.begin(), n.end(), '.', '_');
@@ -211,7 +211,7 @@ const std::vector<FeatureLevel> kFrom2_1 = {L::L2_1, L::L3_0, L::L4_1, L::L5_0, 
 const std::vector<FeatureLevel> kFrom3_0 = {L::L3_0, L::L3_1, L::L4_1, L::L5_0, L::L6_4};
 
 INSTANTIATE_TEST_SUITE_P(
-    Bases, ValidatorValid,
+    ValidatorBases, ValidatorValid,
     ::testing::Values(
         ValidCase{"SliceSeedExample", slice_base(), kFrom1_0},
         ValidCase{"SliceRank5At2_1", slice_of_rank(5), kFrom1_0},
@@ -358,7 +358,7 @@ RuleCase rule_case(std::string name, D base, std::function<void(D&)> change, Fea
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Tensor, ValidatorRule,
+    ValidatorTensor, ValidatorRule,
     ::testing::Values(
         rule_case<ReduceDesc>("RankBelowTableAt2_1", reduce_base(),
                               [](auto& d) {
@@ -469,7 +469,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Op, ValidatorRule,
+    ValidatorOp, ValidatorRule,
     ::testing::Values(rule_case<Slice1Desc>("Slice1AtL1_0", slice1_base(), [](auto&) {}, L::L1_0,
                                             {"OP.FEATURE_LEVEL"}, {},
                                             {"SLICE1 exists from feature level 2_1"}),
@@ -486,7 +486,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Slice, ValidatorRule,
+    ValidatorSlice, ValidatorRule,
     ::testing::Values(
         rule_case<SliceDesc>("ParamArraysDiffer", slice_base(),
                              [](auto& d) {
@@ -540,7 +540,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Slice1, ValidatorRule,
+    ValidatorSlice1, ValidatorRule,
     ::testing::Values(
         rule_case<Slice1Desc>("ParamArraysDiffer", slice1_base(),
                               [](auto& d) {
@@ -591,7 +591,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    ScatterNd, ValidatorRule,
+    ValidatorScatterNd, ValidatorRule,
     ::testing::Values(
         rule_case<ScatterNdDesc>("UpdatesRankDiffers", scatter_base(),
                                  [](auto& d) {
@@ -668,7 +668,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Reduce, ValidatorRule,
+    ValidatorReduce, ValidatorRule,
     ::testing::Values(rule_case<ReduceDesc>("OutputRankDiffers", reduce_base(),
                                             [](auto& d) {
                                               d.output = packed(FLOAT32, {1, 3, 1});
@@ -709,7 +709,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    GatherElements, ValidatorRule,
+    ValidatorGatherElements, ValidatorRule,
     ::testing::Values(rule_case<GatherElementsDesc>("IndicesRankDiffers", gather_base(),
                                                     [](auto& d) {
                                                       d.indices = packed(UINT32, {1, 2, 3});
@@ -770,7 +770,7 @@ TEST_P(ValidatorAbsurd, ReportsInsteadOfCrashing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, ValidatorAbsurd,
+    Validator, ValidatorAbsurd,
     ::testing::Values(AbsurdCase{"SliceRank20", slice_of_rank(20), "T.RANK"},
                       AbsurdCase{"Slice1Rank0", slice1_of_rank(0), "SLICE1.DIMCOUNT"},
                       AbsurdCase{"ScatterNdAllRank0",
@@ -815,7 +815,7 @@ struct DataCase {
   FeatureLevel level;
   InputData data;
   std::set<std::string> rules;        // expected rule IDs
-  std::vector<std::string> mentions;  // text some message must contain
+  std::vector<std::string> mentions = {};  // text some message must contain
 };
 class ValidatorData : public ::testing::TestWithParam<DataCase> {};
 
@@ -846,7 +846,7 @@ InputData reduce_data(Bytes input) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Gather, ValidatorData,
+    ValidatorGather, ValidatorData,
     ::testing::Values(
         DataCase{"InRange", gather_base(), L::L2_1, gather_data(bytes_of<uint32_t>({1, 2, 0, 2, 0, 0})), {}},
         DataCase{"PastTheEnd",
@@ -883,7 +883,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<DataCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    ScatterNd, ValidatorData,
+    ValidatorScatterNd, ValidatorData,
     ::testing::Values(
         DataCase{"InRange", scatter_base(), L::L2_1, scatter_data(bytes_of<uint32_t>({1, 0})), {}},
         DataCase{"PastTheEnd",
@@ -932,7 +932,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name<DataCase>);
 
 INSTANTIATE_TEST_SUITE_P(
-    Reduce, ValidatorData,
+    ValidatorReduce, ValidatorData,
     ::testing::Values(
         DataCase{"FloatSumFinite", reduce_base(), L::L5_0, reduce_data(kNineFloats), {}},
         DataCase{"FloatSumNaN",

@@ -228,7 +228,7 @@ class IsolatedBackend : public Backend {
     ExecResult result{Status::Error, Fault::Crash, "backend process " + describe_exit(wstatus), {}};
     if (record.magic == wire::FaultRecord::kMagic && record.fault != static_cast<uint32_t>(Fault::Crash)) {
       result.fault = static_cast<Fault>(record.fault);
-      std::string where = record.role < kRoleCount ? std::string(name(static_cast<Role>(record.role))) : "?";
+      std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
       if (result.fault == Fault::InputWritten)
         result.message = "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
       else
@@ -253,14 +253,14 @@ class IsolatedBackend : public Backend {
         if (p[k] != std::byte{wire::kCanary}) {
           result.fault = Fault::OutOfBounds;
           result.message = "wrote " + std::to_string(region.bytes - region.size - k) + " bytes before the " +
-                           std::string(name(role)) + " binding (canary changed)";
+                           std::string(dmlcert::name(role)) + " binding (canary changed)";
           return;
         }
       }
       if (is_input_role(role) && region.size &&
           std::memcmp(shm_ + region.data_offset(), b.of(role).data, region.size) != 0) {
         result.fault = Fault::InputWritten;
-        result.message = "the " + std::string(name(role)) + " binding changed";
+        result.message = "the " + std::string(dmlcert::name(role)) + " binding changed";
         return;
       }
     }

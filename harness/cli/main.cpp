@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   dmlcert::cli::add_run_command(app);
   dmlcert::cli::add_replay_command(app);
   dmlcert::cli::add_rules_command(app);
+  dmlcert::cli::add_certify_command(app);
+  dmlcert::cli::add_merge_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

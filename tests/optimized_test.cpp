@@ -1,0 +1,647 @@
+// The optimized backend against the reference:
+// (a) a table of named, hand-computed cases that both backends must pass, plus the shared SLICE
+//     conformance table;
+// (b) a randomized differential check over every operator, type and rank 1-8 (strided, padded,
+//     broadcast and reversed layouts, negative indices);
+// (c) thread-count independence: every exact operator, and reductions in exact and random data,
+//     give bit-identical outputs with 1, 2 and 3 threads.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <random>
+
+#include "dmlcert/support.h"
+#include "op_tester.h"
+#include "optimized/optimized.h"
+
+namespace dmlcert::test {
+namespace {
+
+constexpr auto F16 = DataType::FLOAT16;
+constexpr auto F32 = DataType::FLOAT32;
+constexpr auto I32 = DataType::INT32;
+constexpr auto I64 = DataType::INT64;
+constexpr auto U8 = DataType::UINT8;
+constexpr auto L3_0 = FeatureLevel::L3_0;
+
+Backend& optimized_backend() {
+  static const std::unique_ptr<Backend> backend = optimized::make_backend();
+  return *backend;
+}
+
+// ---- (a) Named cases, each run on both backends. ------------------------------------------------
+
+// A case of any operator: the tester runs itself on a backend.
+struct BothCase {
+  std::string name;
+  std::function<void(Backend&)> run;
+};
+template <class Tester> BothCase both(std::string name, Tester t) {
+  return {std::move(name), [t](Backend& b) { t.run(b); }};
+}
+void PrintTo(const BothCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<BothCase> named_cases() {
+  const double inf = std::numeric_limits<double>::infinity();
+  return {
+      // SLICE / SLICE1 layouts.
+      both("slice_rank1_strided", SliceTester()
+                                      .level(L3_0)
+                                      .input_sizes({10})
+                                      .input_data(Values::iota(10, 0))
+                                      .offsets({1})
+                                      .sizes({3})
+                                      .strides({3})
+                                      .expect_output({1, 4, 7})),
+      both("slice_padded_output", SliceTester()
+                                      .input_sizes({3, 4})
+                                      .input_data(Values::iota(12))
+                                      .offsets({0, 1})
+                                      .sizes({2, 3})
+                                      .strides({2, 1})
+                                      .output_strides({8, 1})
+                                      .expect_output({2, 3, 4, 10, 11, 12})),
+      both("slice_broadcast_input", SliceTester()
+                                        .input_sizes({3, 4})
+                                        .input_strides({0, 1})
+                                        .input_data({1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4})
+                                        .offsets({0, 1})
+                                        .sizes({3, 2})
+                                        .strides({1, 2})
+                                        .expect_output({2, 4, 2, 4, 2, 4})),
+      both("slice1_negative_strides", Slice1Tester()
+                                          .input_sizes({3, 4})
+                                          .input_data(Values::iota(12))
+                                          .window_offsets({0, 0})
+                                          .window_sizes({3, 4})
+                                          .window_strides({-1, -2})
+                                          .output_sizes({3, 2})
+                                          .expect_output({12, 10, 8, 6, 4, 2})),
+      both("slice1_rank8_reverse_fp16", Slice1Tester()
+                                            .type(F16)
+                                            .input_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                                            .input_data({0.5, -0.0, 1.5, 65504})
+                                            .window_offsets({0, 0, 0, 0, 0, 0, 0, 0})
+                                            .window_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                                            .window_strides({1, 1, 1, 1, 1, 1, -1, -1})
+                                            .output_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                                            .expect_output({65504, 1.5, -0.0, 0.5})),
+      both("slice1_nan_payload_moves_bit_exact", Slice1Tester()
+                                                     .input_sizes({2})
+                                                     .input_data(Values::bits({0x7fa00001, 0xffc00123}))
+                                                     .level(L3_0)
+                                                     .window_offsets({0})
+                                                     .window_sizes({2})
+                                                     .window_strides({-1})
+                                                     .output_sizes({2})
+                                                     .expect_output(Values::bits({0xffc00123, 0x7fa00001}))),
+      both("slice1_invalid_window_rejected", Slice1Tester()
+                                                 .input_sizes({4})
+                                                 .input_data(Values::iota(4))
+                                                 .window_offsets({2})
+                                                 .window_sizes({3})
+                                                 .window_strides({1})
+                                                 .output_sizes({3})
+                                                 .expect_rejected("SLICE1.WINDOW_BOUNDS")),
+      // GATHER_ELEMENTS.
+      both("gather_elements_negative_indices", GatherElementsTester()
+                                                   .input_sizes({3})
+                                                   .input_data({10, 20, 30})
+                                                   .indices_type(I32)
+                                                   .indices_sizes({3})
+                                                   .indices_data({-1, 0, -3})
+                                                   .axis(0)
+                                                   .expect_output({30, 10, 10})),
+      both("gather_elements_axis1_rank2", GatherElementsTester()
+                                              .input_sizes({2, 3})
+                                              .input_data(Values::iota(6))
+                                              .indices_sizes({2, 2})
+                                              .indices_data({2, 0, 1, 1})
+                                              .axis(1)
+                                              .expect_output({3, 1, 5, 5})),
+      both("gather_elements_index_out_of_range_rejected", GatherElementsTester()
+                                                              .input_sizes({3})
+                                                              .input_data({1, 2, 3})
+                                                              .indices_sizes({2})
+                                                              .indices_data({0, 3})
+                                                              .expect_rejected("GATHERELEMENTS.INDEX_RANGE")),
+      // SCATTER_ND.
+      both("scatter_nd_seed_example", ScatterNdTester()
+                                          .input_sizes({1, 8})
+                                          .input_dimension_count(1)
+                                          .input_data(Values::iota(8))
+                                          .indices_sizes({4, 1})
+                                          .indices_data({4, 3, 1, 7})
+                                          .updates_sizes({1, 4})
+                                          .updates_data({9, 10, 11, 12})
+                                          .expect_output({1, 11, 3, 10, 9, 6, 7, 12})),
+      both("scatter_nd_negative_row_index", ScatterNdTester()
+                                                .input_sizes({3, 2})
+                                                .input_data(Values::iota(6))
+                                                .indices_type(I64)
+                                                .indices_sizes({1, 1})
+                                                .indices_data({-1})
+                                                .updates_sizes({1, 2})
+                                                .updates_data({-7, -8})
+                                                .expect_output({1, 2, 3, 4, -7, -8})),
+      both("scatter_nd_index_out_of_range_rejected", ScatterNdTester()
+                                                         .input_sizes({1, 4})
+                                                         .input_dimension_count(1)
+                                                         .input_data(Values::iota(4))
+                                                         .indices_sizes({1, 1})
+                                                         .indices_data({4})
+                                                         .updates_sizes({1, 1})
+                                                         .updates_data({9})
+                                                         .expect_rejected("SCATTERND.INDEX_RANGE")),
+      // REDUCE: engines (rows, columns, all), ties, fp16, integers.
+      both("reduce_argmax_seed_two_axes", ReduceTester()
+                                              .function(ReduceFunction::ARGMAX)
+                                              .input_sizes({3, 3})
+                                              .input_data({1, 2, 3, 3, 0, 4, 2, 5, 2})
+                                              .axes({0, 1})
+                                              .expect_output({7})),
+      both("reduce_argmax_non_adjacent_axes_first_tie", ReduceTester()
+                                                            .function(ReduceFunction::ARGMAX)
+                                                            .input_sizes({2, 2, 2})
+                                                            .input_data({1, 2, 4, 8, 9, 3, 5, 8})
+                                                            .axes({0, 2})
+                                                            .expect_output({2, 1})),
+      both("reduce_argmin_first_index_on_ties", ReduceTester()
+                                                    .function(ReduceFunction::ARGMIN)
+                                                    .input_sizes({4})
+                                                    .input_data({3, 1, 1, 2})
+                                                    .axes({0})
+                                                    .expect_output({1})),
+      both("reduce_max_keeps_first_zero", ReduceTester()
+                                              .function(ReduceFunction::MAX)
+                                              .input_sizes({3})
+                                              .input_data(Values::bits({0x80000000, 0x00000000, 0xbf800000}))
+                                              .axes({0})
+                                              .expect_output(Values::bits({0x80000000}))),
+      both("reduce_min_of_infinities", ReduceTester()
+                                           .function(ReduceFunction::MIN)
+                                           .input_sizes({2})
+                                           .input_data({inf, inf})
+                                           .axes({0})
+                                           .expect_output({inf})),
+      both("reduce_sum_rank8_all_axes", ReduceTester()
+                                            .input_sizes({1, 1, 1, 1, 1, 2, 2, 2})
+                                            .input_data(Values::iota(8))
+                                            .axes({0, 1, 2, 3, 4, 5, 6, 7})
+                                            .expect_output({36})),
+      both("reduce_sum_columns_axis0", ReduceTester()
+                                           .input_sizes({3, 8})
+                                           .input_data(Values::iota(24))
+                                           .axes({0})
+                                           .expect_output({27, 30, 33, 36, 39, 42, 45, 48})),
+      both("reduce_sum_middle_axis_padded_output", ReduceTester()
+                                                       .input_sizes({2, 3, 8})
+                                                       .input_data(Values::iota(48))
+                                                       .axes({1})
+                                                       .output_strides({16, 16, 1})
+                                                       .expect_output({27, 30, 33, 36, 39, 42, 45, 48,  //
+                                                                       99, 102, 105, 108, 111, 114, 117, 120})),
+      both("reduce_sum_fp16", ReduceTester()
+                                  .type(F16)
+                                  .input_sizes({2, 2})
+                                  .input_data({0.5, 0.25, 1, 2})
+                                  .axes({1})
+                                  .float_reduction()
+                                  .expect_output({0.75, 3})),
+      both("reduce_sum_int32_negative", ReduceTester()
+                                            .type(I32)
+                                            .input_sizes({3})
+                                            .input_data({-5, 3, 7})
+                                            .axes({0})
+                                            .expect_output({5})),
+      both("reduce_multiply", ReduceTester()
+                                  .function(ReduceFunction::MULTIPLY)
+                                  .input_sizes({3})
+                                  .input_data({2, 0.5, -8})
+                                  .axes({0})
+                                  .expect_output({-8})),
+      both("reduce_l2", ReduceTester()
+                            .function(ReduceFunction::L2)
+                            .input_sizes({2})
+                            .input_data({3, 4})
+                            .axes({0})
+                            .float_reduction()
+                            .expect_output({5})),
+      both("reduce_average", ReduceTester()
+                                 .function(ReduceFunction::AVERAGE)
+                                 .input_sizes({4})
+                                 .input_data({1, 2, 3, 4})
+                                 .axes({0})
+                                 .float_reduction()
+                                 .expect_output({2.5})),
+      both("reduce_log_sum_exp", ReduceTester()
+                                     .function(ReduceFunction::LOG_SUM_EXP)
+                                     .input_sizes({2})
+                                     .input_data({0, 0})
+                                     .axes({0})
+                                     .float_reduction()
+                                     .expect_output({std::log(2.0)})),
+      both("reduce_argmax_uint8_broadcast_input", ReduceTester()
+                                                      .function(ReduceFunction::ARGMAX)
+                                                      .type(U8)
+                                                      .input_sizes({2, 3})
+                                                      .input_strides({0, 1})
+                                                      .input_data({4, 9, 9, 4, 9, 9})
+                                                      .axes({1})
+                                                      .expect_output({1, 1})),
+      both("reduce_axis_out_of_range_rejected", ReduceTester()
+                                                    .input_sizes({2})
+                                                    .input_data({1, 2})
+                                                    .axes({1})
+                                                    .output_sizes({2})
+                                                    .expect_rejected("REDUCE.AXIS_RANGE")),
+  };
+}
+
+class OptimizedNamed : public ::testing::TestWithParam<BothCase> {};
+TEST_P(OptimizedNamed, BothBackendsPass) {
+  {
+    SCOPED_TRACE("reference");
+    GetParam().run(reference_backend());
+  }
+  {
+    SCOPED_TRACE("optimized");
+    GetParam().run(optimized_backend());
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Cases, OptimizedNamed, ::testing::ValuesIn(named_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// The shared SLICE conformance table on the optimized backend.
+class OptimizedSlice : public ::testing::TestWithParam<SliceCase> {};
+TEST_P(OptimizedSlice, Case) { GetParam().tester.run(optimized_backend()); }
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice, ::testing::ValuesIn(slice_conformance_cases()),
+                         case_name<SliceTester>);
+
+// ---- Random valid cases, shared by (b) and (c). ------------------------------------------------
+
+struct RandomCase {
+  OperatorDesc desc;
+  InputData data;
+  FeatureLevel level = FeatureLevel::L5_0;
+  // Float reductions whose data is not exact-mode: compared within `ulp` instead of bitwise.
+  uint64_t ulp = 0;
+};
+
+class CaseMaker {
+ public:
+  explicit CaseMaker(uint64_t seed) : rng_(seed) {}
+
+  uint32_t uniform(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  template <class T> const T& pick(const std::vector<T>& v) { return v[uniform(0, static_cast<uint32_t>(v.size() - 1))]; }
+
+  // Sizes of rank r with about `max_elements` elements at most.
+  Sizes sizes(uint32_t rank, uint32_t max_elements) {
+    Sizes s(rank, 1);
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < rank; ++i) {
+      s[i] = uniform(1, 5);
+      if (n * s[i] > max_elements) s[i] = 1;
+      n *= s[i];
+    }
+    return s;
+  }
+  // A tensor with packed, padded or broadcast strides (broadcast only for inputs).
+  TensorDesc tensor(DataType t, Sizes s, bool input) {
+    TensorDesc d{t, std::move(s), std::nullopt, 0};
+    const uint32_t layout = uniform(0, 3);
+    if (layout == 1) {  // padded: every dim gets a bit of room
+      std::vector<uint32_t> strides(d.sizes.size());
+      uint64_t acc = 1;
+      for (size_t i = d.sizes.size(); i-- > 0;) {
+        strides[i] = static_cast<uint32_t>(acc);
+        acc *= d.sizes[i] + uniform(0, 2);
+      }
+      d.strides = strides;
+    } else if (layout == 2 && input) {  // broadcast one dim
+      auto st = packed_strides(d.sizes);
+      std::vector<uint32_t> strides(st.begin(), st.end());
+      strides[uniform(0, static_cast<uint32_t>(strides.size() - 1))] = 0;
+      d.strides = strides;
+    }
+    d.total_bytes = min_implied_bytes(d).value_or(0) + 4 * uniform(0, 2);
+    return d;
+  }
+  Bytes random_bytes(uint64_t n) {
+    Bytes b(n);
+    for (auto& x : b) x = static_cast<std::byte>(uniform(0, 255));
+    return b;
+  }
+  // Logical data of `count` elements from `values` (exact, small numbers).
+  Bytes data(DataType t, uint64_t count, const std::vector<double>& values) {
+    Bytes b(count * element_size(t));
+    for (uint64_t i = 0; i < count; ++i) from_double(t, pick(values), b.data() + i * element_size(t));
+    return b;
+  }
+  Bytes index_data(DataType t, uint64_t count, uint32_t dim, bool negative) {
+    Bytes b(count * element_size(t));
+    for (uint64_t i = 0; i < count; ++i) {
+      const int64_t v = static_cast<int64_t>(uniform(0, dim - 1)) - (negative && chance(0.5) ? dim : 0);
+      from_double(t, static_cast<double>(v), b.data() + i * element_size(t));
+    }
+    return b;
+  }
+
+  RandomCase slice1() {
+    const uint32_t rank = uniform(1, 8);
+    const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
+    Slice1Desc d;
+    Sizes in = sizes(rank, 600), out(rank);
+    for (uint32_t i = 0; i < rank; ++i) {
+      const uint32_t size = uniform(1, in[i]), offset = uniform(0, in[i] - size);
+      int32_t stride = static_cast<int32_t>(uniform(1, 3)) * (chance(0.5) ? -1 : 1);
+      d.input_window_offsets.push_back(offset);
+      d.input_window_sizes.push_back(size);
+      d.input_window_strides.push_back(stride);
+      out[i] = uniform(1, 1 + (size - 1) / static_cast<uint32_t>(std::abs(stride)));
+    }
+    d.input = tensor(t, in, true);
+    d.output = tensor(t, out, false);
+    RandomCase c{d, {}};
+    c.data.input = random_bytes(element_count(in).value() * element_size(t));
+    return c;
+  }
+
+  RandomCase slice() {
+    const uint32_t rank = uniform(1, 8);
+    const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
+    SliceDesc d;
+    Sizes in = sizes(rank, 600);
+    for (uint32_t i = 0; i < rank; ++i) {
+      const uint32_t stride = uniform(1, 3);
+      const uint32_t size = uniform(1, 1 + (in[i] - 1) / stride);
+      d.strides.push_back(stride);
+      d.sizes.push_back(size);
+      d.offsets.push_back(uniform(0, in[i] - 1 - stride * (size - 1)));
+    }
+    d.input = tensor(t, in, true);
+    d.output = tensor(t, d.sizes, false);
+    RandomCase c{d, {}};
+    c.data.input = random_bytes(element_count(in).value() * element_size(t));
+    return c;
+  }
+
+  RandomCase gather_elements() {
+    const uint32_t rank = uniform(1, 8);
+    const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
+    const DataType it = pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
+    GatherElementsDesc d;
+    Sizes in = sizes(rank, 400);
+    d.axis = uniform(0, rank - 1);
+    Sizes idx = in;
+    idx[d.axis] = uniform(1, 5);
+    d.input = tensor(t, in, true);
+    d.indices = tensor(it, idx, true);
+    d.output = tensor(t, idx, false);
+    RandomCase c{d, {}};
+    c.data.input = random_bytes(element_count(in).value() * element_size(t));
+    c.data.indices = index_data(it, element_count(idx).value(), in[d.axis], is_signed_integer(it));
+    return c;
+  }
+
+  RandomCase scatter_nd() {
+    const uint32_t rank = uniform(1, 8);
+    const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
+    const DataType it = pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
+    ScatterNdDesc d;
+    d.input_dimension_count = uniform(1, rank);
+    const uint32_t k = uniform(1, d.input_dimension_count);
+    Sizes in(rank, 1);
+    for (uint32_t i = rank - d.input_dimension_count; i < rank; ++i) in[i] = uniform(1, 4);
+    // Indices: meaningful dims (the tuple count shape, then k), so that the updates shape fits.
+    const uint32_t block_dims = d.input_dimension_count - k;
+    const uint32_t max_tuple_dims = std::min<uint32_t>(rank - 1 - block_dims, 2);
+    const uint32_t tuple_dims = uniform(0, max_tuple_dims);
+    d.indices_dimension_count = tuple_dims + 1;
+    Sizes idx(rank, 1), upd(rank, 1);
+    idx[rank - 1] = k;
+    for (uint32_t i = 0; i < tuple_dims; ++i) idx[rank - 2 - i] = uniform(1, 3);
+    for (uint32_t i = 0; i < block_dims; ++i) upd[rank - 1 - i] = in[rank - 1 - i];
+    for (uint32_t i = 0; i < tuple_dims; ++i) upd[rank - 1 - block_dims - i] = idx[rank - 2 - i];
+    d.input = tensor(t, in, true);
+    d.indices = tensor(it, idx, true);
+    d.updates = tensor(t, upd, true);
+    d.output = tensor(t, in, false);
+    RandomCase c{d, {}};
+    c.data.input = random_bytes(element_count(in).value() * element_size(t));
+    c.data.updates = random_bytes(element_count(upd).value() * element_size(t));
+    const uint64_t tuples = element_count(idx).value() / k;
+    c.data.indices = Bytes(tuples * k * element_size(it));
+    for (uint64_t tu = 0; tu < tuples; ++tu)
+      for (uint32_t j = 0; j < k; ++j) {
+        const uint32_t dim = in[rank - d.input_dimension_count + j];
+        const int64_t v = static_cast<int64_t>(uniform(0, dim - 1)) - (is_signed_integer(it) && chance(0.3) ? dim : 0);
+        from_double(it, static_cast<double>(v), c.data.indices.data() + (tu * k + j) * element_size(it));
+      }
+    return c;
+  }
+
+  // `max_elements` lets the thread tests ask for large inputs.
+  RandomCase reduce(uint32_t max_elements = 600, std::optional<ReduceFunction> only = std::nullopt,
+                    std::optional<DataType> only_type = std::nullopt) {
+    const uint32_t rank = uniform(1, 8);
+    ReduceDesc d;
+    d.function = only ? *only : pick(std::vector<ReduceFunction>(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions)));
+    const auto s = support(OpKind::REDUCE, d.function, Role::INPUT, FeatureLevel::L5_0).value();
+    const DataType t = only_type ? *only_type : pick(s.types);
+    Sizes in = sizes(rank, max_elements);
+    if (max_elements > 4096) {  // a large case: put most elements in two dims
+      in = Sizes(rank, 1);
+      in[uniform(0, rank - 1)] = uniform(64, 512);
+      const uint32_t other = uniform(0, rank - 1);
+      in[other] = std::max<uint32_t>(in[other], max_elements / 512);
+    }
+    for (uint32_t i = 0; i < rank; ++i)
+      if (chance(0.5)) d.axes.push_back(i);
+    if (d.axes.empty()) d.axes.push_back(uniform(0, rank - 1));
+    Sizes out = in;
+    for (uint32_t a : d.axes) out[a] = 1;
+    const DataType ot = is_arg_function(d.function)
+                            ? pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32})
+                            : t;
+    d.input = tensor(t, in, true);
+    d.output = tensor(ot, out, false);
+    RandomCase c{d, {}};
+    const uint64_t count = element_count(in).value();
+    const bool uns = !is_float(t) && !is_signed_integer(t);
+    // Exact-mode data (SPEC.md "Numbers"): small integers, signs and powers of two, so that any
+    // summation order gives the same result; the functions whose result is not exact get a tolerance.
+    switch (d.function) {
+      case ReduceFunction::MULTIPLY: c.data.input = data(t, count, uns ? std::vector<double>{1} : std::vector<double>{1, -1}); break;
+      case ReduceFunction::LOG_SUM: c.data.input = data(t, count, {0.5, 1, 2, 3}), c.ulp = 1; break;
+      case ReduceFunction::LOG_SUM_EXP: c.data.input = data(t, count, {-1, 0, 0.5, 1}), c.ulp = 1; break;
+      case ReduceFunction::AVERAGE:
+      case ReduceFunction::L2: c.data.input = data(t, count, {-2, -1, 0, 1, 2, 3}), c.ulp = 1; break;
+      default:
+        c.data.input = data(t, count, uns ? std::vector<double>{0, 1, 2, 3, 7} : std::vector<double>{-3, -1, 0, 1, 2, 7, 0.5});
+    }
+    if (is_float(t) && !is_arg_function(d.function) && d.function != ReduceFunction::MAX &&
+        d.function != ReduceFunction::MIN && d.function != ReduceFunction::MULTIPLY && chance(0.3)) {
+      // Random reals: order matters, so this is the data the thread test needs.
+      for (uint64_t i = 0; i < count; ++i)
+        from_double(t, std::uniform_real_distribution<double>(-4, 4)(rng_) + (d.function == ReduceFunction::LOG_SUM ? 5 : 0),
+                    c.data.input.data() + i * element_size(t));
+      c.ulp = std::max<uint64_t>(c.ulp, 1);
+    }
+    return c;
+  }
+
+  RandomCase any() {
+    switch (uniform(0, 4)) {
+      case 0: return slice();
+      case 1: return slice1();
+      case 2: return scatter_nd();
+      case 3: return gather_elements();
+      default: return reduce();
+    }
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// Elementwise comparison: bitwise, or for float outputs within `ulp` (±0 equal, NaN == NaN).
+::testing::AssertionResult outputs_match(DataType t, const Bytes& expected, const Bytes& actual, uint64_t ulp) {
+  if (expected.size() != actual.size()) return ::testing::AssertionFailure() << "sizes differ";
+  const size_t es = element_size(t);
+  for (size_t i = 0; i * es < expected.size(); ++i) {
+    const std::byte* e = expected.data() + i * es;
+    const std::byte* a = actual.data() + i * es;
+    if (std::memcmp(e, a, es) == 0) continue;
+    if (ulp > 0 && is_float(t)) {
+      const double x = to_double(t, e), y = to_double(t, a);
+      if ((std::isnan(x) && std::isnan(y)) || x == y) continue;
+      const double gap = std::abs(x - y), scale = std::max(std::abs(x), std::abs(y));
+      const double u = t == DataType::FLOAT16 ? 0x1p-10 : 0x1p-23;
+      if (gap <= static_cast<double>(ulp) * u * scale) continue;
+    }
+    return ::testing::AssertionFailure() << "element " << i << ": expected " << element_text(t, e) << ", got "
+                                         << element_text(t, a) << "\n  expected " << describe(t, expected)
+                                         << "\n  actual   " << describe(t, actual);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::string describe(const RandomCase& c) {
+  const OperatorDesc& d = c.desc;
+  std::string s = std::string(name(op_kind(d)));
+  if (auto f = reduce_function(d)) s += " " + name(*f);
+  for (Role r : roles(op_kind(d))) {
+    const TensorDesc& t = *tensor(d, r);
+    s += std::string(" ") + std::string(name(r)) + "=" + std::string(name(t.type)) + "[";
+    for (uint32_t x : t.sizes) s += std::to_string(x) + ",";
+    s += "]";
+    if (t.strides) {
+      s += "/";
+      for (uint32_t x : *t.strides) s += std::to_string(x) + ",";
+    }
+  }
+  return s;
+}
+
+// ---- (b) Randomized differential check against the reference. -----------------------------------
+
+TEST(OptimizedDifferential, RandomValidCasesMatchTheReference) {
+  CaseMaker maker(20240601);
+  int executed = 0;
+  for (int i = 0; i < 500; ++i) {
+    const RandomCase c = maker.any();
+    SCOPED_TRACE("case " + std::to_string(i) + ": " + describe(c));
+    ASSERT_EQ(validate(c.desc, c.level).case_class(), CaseClass::Valid) << "the generator made a non-valid case";
+    const RunOutput ref = run_case(reference_backend(), c.desc, c.level, c.data);
+    const RunOutput opt = run_case(optimized_backend(), c.desc, c.level, c.data);
+    ASSERT_EQ(ref.exec.status, Status::Ok) << ref.exec.message;
+    ASSERT_EQ(opt.exec.status, Status::Ok) << opt.exec.message;
+    EXPECT_TRUE(opt.guard_intact && opt.inputs_untouched);
+    ASSERT_TRUE(outputs_match(tensor(c.desc, Role::OUTPUT)->type, ref.output, opt.output, c.ulp));
+    ++executed;
+  }
+  EXPECT_EQ(executed, 500);
+}
+
+// ---- (c) Thread-count independence. ------------------------------------------------------------
+
+// Runs the case on the optimized backend with each thread count and requires identical bytes.
+void expect_same_for_thread_counts(const RandomCase& c) {
+  std::optional<Bytes> first;
+  for (unsigned threads : {1u, 2u, 3u}) {
+    optimized::set_thread_count(threads);
+    const RunOutput r = run_case(optimized_backend(), c.desc, c.level, c.data);
+    ASSERT_EQ(r.exec.status, Status::Ok) << r.exec.message;
+    if (!first)
+      first = r.output;
+    else
+      ASSERT_TRUE(*first == r.output) << threads << " threads changed the result";
+  }
+  optimized::set_thread_count(0);
+}
+
+struct ThreadCase {
+  std::string name;
+  std::function<RandomCase(CaseMaker&)> make;
+};
+void PrintTo(const ThreadCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<ThreadCase> thread_cases() {
+  std::vector<ThreadCase> cases = {
+      {"slice", [](CaseMaker& m) { return m.slice(); }},
+      {"slice1", [](CaseMaker& m) { return m.slice1(); }},
+      {"scatter_nd", [](CaseMaker& m) { return m.scatter_nd(); }},
+      {"gather_elements", [](CaseMaker& m) { return m.gather_elements(); }},
+  };
+  for (ReduceFunction f : kAllReduceFunctions)
+    cases.push_back({"reduce_" + name(f), [f](CaseMaker& m) { return m.reduce(1 << 17, f); }});
+  cases.push_back({"reduce_SUM_fp16", [](CaseMaker& m) { return m.reduce(1 << 17, ReduceFunction::SUM, F16); }});
+  return cases;
+}
+
+class OptimizedThreads : public ::testing::TestWithParam<ThreadCase> {};
+TEST_P(OptimizedThreads, SameBitsForOneTwoAndThreeThreads) {
+  CaseMaker maker(7);
+  for (int i = 0; i < 12; ++i) {
+    const RandomCase c = GetParam().make(maker);
+    SCOPED_TRACE(describe(c));
+    expect_same_for_thread_counts(c);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Ops, OptimizedThreads, ::testing::ValuesIn(thread_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// Large data-movement cases take the parallel paths (many runs, and one huge run cut in chunks).
+TEST(OptimizedThreads, LargeCopiesAndScatterAreThreadIndependent) {
+  Slice1Desc s;
+  s.input = packed_desc(F32, {256, 512});
+  s.output = packed_desc(F32, {128, 512});
+  s.input_window_offsets = {0, 0};
+  s.input_window_sizes = {256, 512};
+  s.input_window_strides = {-2, -1};
+  CaseMaker m(3);
+  RandomCase reverse{s, {}};
+  reverse.data.input = m.random_bytes(256 * 512 * 4);
+  expect_same_for_thread_counts(reverse);
+
+  ScatterNdDesc sc;
+  sc.input = packed_desc(F32, {512, 256});
+  sc.indices = packed_desc(DataType::UINT32, {300, 1});
+  sc.updates = packed_desc(F32, {300, 256});
+  sc.output = sc.input;
+  sc.input_dimension_count = 2;
+  sc.indices_dimension_count = 2;
+  RandomCase scatter{sc, {}};
+  scatter.data.input = m.random_bytes(512 * 256 * 4);
+  scatter.data.updates = m.random_bytes(300 * 256 * 4);
+  scatter.data.indices = m.index_data(DataType::UINT32, 300, 512, false);  // with duplicates
+  expect_same_for_thread_counts(scatter);
+}
+
+}  // namespace
+}  // namespace dmlcert::test
