@@ -84,6 +84,7 @@ class Certification {
     for (size_t i = 0; i < mine.size(); ++i) {
       execute(*mine[i]);
       progress(i + 1, mine.size(), false);
+      if (stop_requested()) break;
     }
     progress(mine.size(), mine.size(), true);
     report_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -240,6 +241,11 @@ class Certification {
               << "\n  case file: " << path << (f.shrunk.empty() ? "" : "\n  shrunk: " + f.shrunk)
               << "\n  reproduce: " << reproduce_command(f.shrunk.empty() ? path : f.shrunk, o_.backend, "") << "\n";
     report_.failures.push_back(std::move(f));
+  }
+
+  // --stop-after-failures: enough failures seen to stop the run.
+  bool stop_requested() const {
+    return o_.stop_after_failures > 0 && failures_ >= static_cast<size_t>(o_.stop_after_failures);
   }
 
   void progress(size_t done, size_t total, bool last) {

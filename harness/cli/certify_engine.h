@@ -32,6 +32,9 @@ struct CertifyOptions {
   std::string corpus;  // empty: find it (DMLCERT_CORPUS, next to the install, the source tree)
   std::vector<OpKind> ops;  // empty: all
   uint64_t seed = 0;
+  // Stop after this many failures (0: run everything). The report then covers only the cases
+  // run so far; its totals count the cases up to and including the last failure.
+  int stop_after_failures = 0;
 };
 
 // Runs the certification. Returns nullopt and says why when it cannot start (backend does not

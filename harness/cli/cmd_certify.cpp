@@ -99,6 +99,10 @@ void add_certify_command(CLI::App& app) {
                                         "source corpora/)");
   cmd->add_option("--ops", args->ops, "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
   cmd->add_option("--seed", o.seed, "Mixed into every case's seed")->capture_default_str();
+  cmd->add_option("--stop-after-failures", o.stop_after_failures,
+                  "Stop after N failures (0: run everything); the report's totals then count the cases "
+                  "run up to the last failure")
+      ->capture_default_str();
   cmd->add_option("--report", args->files.json, "Write the JSON report (mergeable across shards)");
   cmd->add_option("--junit", args->files.junit, "Write a JUnit XML report (one testcase per cell and per rule)");
   cmd->add_option("--markdown", args->files.markdown, "Write a Markdown report");

@@ -68,12 +68,16 @@ int replay(const ReplayArgs& a) {
 
   // The closing count: other outcomes on the line before, the contract line last.
   std::string others;
-  for (Outcome o : kOutcomes) {
-    const uint64_t n = counts[static_cast<size_t>(o)];
-    if (o == Outcome::Passed || n == 0) continue;
-    others += (others.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(name(o));
-  }
-  if (malformed) others += (others.empty() ? "" : ", ") + std::to_string(malformed) + " malformed";
+  auto count = [&others](uint64_t n, std::string_view what) {
+    if (n == 0) return;
+    if (!others.empty()) others += ", ";
+    others += std::to_string(n);
+    others += ' ';
+    others += what;
+  };
+  for (Outcome o : kOutcomes)
+    if (o != Outcome::Passed) count(counts[static_cast<size_t>(o)], name(o));
+  count(malformed, "malformed");
   if (!others.empty() && others != std::to_string(failed) + " failed") std::cout << others << "\n";
   std::cout << counts[static_cast<size_t>(Outcome::Passed)] << " passed, " << failed << " failed" << std::endl;
   if (malformed) return kExitUsage;

@@ -1,0 +1,150 @@
+// What every mutant backend shares: the reference backend with one place replaced by a short,
+// deliberately buggy copy of the reference's loop, exported as a plugin whose name is
+// "mutant: <the bug in one line>" (from the catalog, so the doc generator and the plugin agree).
+#pragma once
+
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dmlcert/backend.h"
+#include "dmlcert/reduce_groups.h"
+#include "dmlcert/validate.h"
+#include "mutant_catalog.h"
+#include "plugin/backend_adapter.h"
+#include "reference/internal.h"
+#include "reference/reference.h"
+
+namespace dmlcert::mutants {
+
+using reference::detail::copy_element;
+using reference::detail::InputTensor;
+using reference::detail::ok;
+using reference::detail::OutputTensor;
+
+// Whether the reference would execute this call: the descriptor is not invalid, every binding
+// holds its minimum implied size, and any class U finding has an admissible result. Only such
+// calls reach a mutant's buggy code, so each mutant breaks exactly one behaviour.
+inline bool reference_executes(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) {
+  const Validation v = validate(desc, level);
+  if (!v.invalid.empty()) return false;
+  for (const Violation& u : v.unspecified)
+    if (!reference::detail::has_admissible_result(u)) return false;
+  for (Role role : roles(op_kind(desc))) {
+    const auto need = min_implied_bytes(*tensor(desc, role));
+    const ConstBuffer buffer = b.of(role);
+    if (!need || buffer.data == nullptr || buffer.size < *need) return false;
+  }
+  return true;
+}
+
+// The reference backend with hooks. A mutant (or a legitimate variant) overrides `mutated` (the buggy place, for calls the
+// reference executes) or `intercept` (validation bugs, which must see every call). Either returns
+// nullopt to leave the call to the reference.
+class PatchedReference : public Backend {
+ public:
+  PatchedReference() : reference_(reference::make_backend()) {}
+  std::string name() const override { return "patched reference"; }
+  FeatureLevel max_feature_level() const override { return reference_->max_feature_level(); }
+  bool implements(OpKind op, std::optional<ReduceFunction> f, DataType t) const override {
+    return reference_->implements(op, f, t);
+  }
+  ExecResult execute(const OperatorDesc& d, FeatureLevel level, const Bindings& b) override {
+    if (auto r = intercept(d, level, b)) return *r;
+    if (reference_executes(d, level, b))
+      if (auto r = mutated(d, level, b)) return *r;
+    return reference_->execute(d, level, b);
+  }
+
+ protected:
+  virtual std::optional<ExecResult> intercept(const OperatorDesc&, FeatureLevel, const Bindings&) {
+    return std::nullopt;
+  }
+  virtual std::optional<ExecResult> mutated(const OperatorDesc&, FeatureLevel, const Bindings&) {
+    return std::nullopt;
+  }
+  Backend& reference() { return *reference_; }
+
+ private:
+  std::unique_ptr<Backend> reference_;
+};
+
+inline ExecResult rejected(std::string message) {
+  return ExecResult{Status::InvalidArgument, Fault::None, std::move(message), {}};
+}
+
+// ---- REDUCE helpers: the reference's group walk, for mutants that replace one function --------
+
+using Elements = std::vector<const std::byte*>;  // one group's input elements, in group order
+
+inline Coord unflatten(uint64_t flat, const Sizes& sizes) {
+  Coord c(sizes.size());
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    c[i] = static_cast<uint32_t>(flat % sizes[i]);
+    flat /= sizes[i];
+  }
+  return c;
+}
+
+// Calls f(elements, destination) for every output element, like the reference's reduce loop.
+inline void for_each_group(const ReduceDesc& d, const Bindings& b,
+                           const std::function<void(const Elements&, std::byte*)>& f) {
+  const InputTensor input(d.input, b.input.data);
+  const OutputTensor output(d.output, b.output.data);
+  const auto groups = reduction_groups(d.input.sizes, d.axes);
+  std::size_t g = 0;
+  for_each_coord(d.output.sizes, [&](const Coord& c) {
+    Elements xs;
+    for (uint64_t flat : groups[g++]) xs.push_back(input.at(unflatten(flat, d.input.sizes)));
+    f(xs, output.at(c));
+  });
+}
+
+// Rounds once to the output type, as the reference does.
+inline void store_rounded(DataType t, long double v, std::byte* p) {
+  if (t == DataType::FLOAT32) store<float>(p, static_cast<float>(v));
+  else from_double(t, static_cast<double>(v), p);
+}
+
+inline void store_index(DataType t, std::size_t index, std::byte* p) {
+  dispatch(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!is_float_v<T>) store<T>(p, static_cast<T>(index));
+  });
+}
+
+// An element's value in its own type (half as float), for comparisons.
+template <class T> auto element_value(const std::byte* p) {
+  if constexpr (std::is_same_v<T, half>) return static_cast<float>(load<half>(p));
+  else return load<T>(p);
+}
+template <class T> bool element_is_nan(const std::byte* p) {
+  if constexpr (is_float_v<T>) return std::isnan(element_value<T>(p));
+  else return false;
+}
+
+// The reduce descriptor of a call when it is REDUCE with one of `functions` (all when empty).
+inline const ReduceDesc* reduce_of(const OperatorDesc& d, std::initializer_list<ReduceFunction> functions = {}) {
+  const auto* r = std::get_if<ReduceDesc>(&d);
+  if (!r || functions.size() == 0) return r;
+  for (ReduceFunction f : functions)
+    if (r->function == f) return r;
+  return nullptr;
+}
+
+}  // namespace dmlcert::mutants
+
+// Exports a PatchedReference class as the plugin's backend, under the given name.
+#define DMLCERT_EXPORT_PATCHED_REFERENCE(plugin_name, Class)                                              \
+  extern "C" DMLCERT_PLUGIN_EXPORT const dmlcert_backend_v1* dmlcert_get_backend(uint32_t abi_version) { \
+    return dmlcert::plugin::export_backend(abi_version, std::make_unique<Class>(), std::string(plugin_name)); \
+  }
+// A mutant's plugin is named "mutant: <its catalog description>".
+#define DMLCERT_EXPORT_MUTANT(id, Class) \
+  DMLCERT_EXPORT_PATCHED_REFERENCE("mutant: " + std::string(dmlcert::mutants::describe(#id)), Class)

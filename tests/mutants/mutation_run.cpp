@@ -1,0 +1,98 @@
+#include "mutation_run.h"
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dmlcert/case.h"
+
+namespace dmlcert::mutants {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs a shell command with its output appended to `log`; returns the exit status.
+int run(const std::string& command, const std::string& log) {
+  const int status = std::system((command + " >>" + quoted(log) + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string certify_command(const MutationSetup& s, const std::string& plugin, const fs::path& dir) {
+  std::ostringstream timeout;
+  timeout << s.timeout_seconds;
+  return quoted(s.cli) + " certify --backend " + quoted("plugin:" + plugin) + " --level " + s.level + " --budget " +
+         s.budget + " --timeout " + timeout.str() + " --report " + quoted((dir / "report.json").string()) +
+         " --repro-dir " + quoted((dir / "repros").string());
+}
+
+fs::path fresh_dir(const MutationSetup& s, const std::string& id) {
+  const fs::path dir = fs::path(s.work_dir) / id;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Cases that ran: every outcome but skipped (a skipped item generated no case).
+uint64_t cases_run(const nlohmann::json& totals) {
+  uint64_t n = 0;
+  for (const auto& [outcome, count] : totals.items())
+    if (outcome != "skipped") n += count.get<uint64_t>();
+  return n;
+}
+
+}  // namespace
+
+Detection detect(const MutationSetup& s, const std::string& plugin, const std::string& id) {
+  Detection d;
+  const fs::path dir = fresh_dir(s, id);
+  d.log = (dir / "log.txt").string();
+  const auto start = std::chrono::steady_clock::now();
+  run(certify_command(s, plugin, dir) + " --stop-after-failures 1", d.log);
+  d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::ifstream in(dir / "report.json");
+  if (!in) return d;
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (report.is_discarded() || !report.contains("failures")) return d;
+  d.ran = true;
+  d.cases = cases_run(report.at("totals"));
+  if (report.at("failures").empty()) return d;
+  const nlohmann::json& f = report.at("failures").front();
+  d.caught = true;
+  d.where = f.value("where", "");
+  d.outcome = f.value("outcome", "");
+  d.detail = f.value("detail", "");
+  d.shrunk = !f.value("shrunk", "").empty();
+  d.repro = d.shrunk ? f.value("shrunk", "") : f.value("repro", "");
+
+  const LoadedCases loaded = load_case_file(d.repro);
+  if (!loaded.cases.empty()) {
+    const TensorDesc& out = *tensor(loaded.cases.front().op, Role::OUTPUT);
+    d.rank = out.rank();
+    d.output_elements = element_count(out.sizes).value_or(0);
+  }
+  const std::string replay = quoted(s.cli) + " replay " + quoted(d.repro) + " --backend ";
+  d.replay_fails_on_plugin = run(replay + quoted("plugin:" + plugin), d.log) == 1;
+  d.replay_passes_on_reference = run(replay + "reference", d.log) == 0;
+  return d;
+}
+
+bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, std::string* log) {
+  const fs::path dir = fresh_dir(s, id);
+  *log = (dir / "log.txt").string();
+  return run(certify_command(s, plugin, dir), *log) == 0;
+}
+
+}  // namespace dmlcert::mutants

@@ -1,0 +1,48 @@
+// Certifies one plugin with `dmlcert certify --budget quick` and judges the result the way the
+// mutation test and docs/mutation-score.md need it: was the plugin caught, where, after how many
+// cases, and does the (shrunk) repro file replay. Shared by mutation_test.cpp and
+// mutation_score.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dmlcert::mutants {
+
+struct MutationSetup {
+  std::string cli;       // the dmlcert executable
+  std::string work_dir;  // reports and repro files go below it, one directory per plugin
+  std::string level = "5_0";
+  std::string budget = "quick";
+  double timeout_seconds = 2;  // per call: hang mutants cost this much per hang
+};
+
+// What a certification of a plugin that should fail found.
+struct Detection {
+  bool ran = false;     // certify ran and wrote its report
+  bool caught = false;  // certification failed with at least one failing case
+  std::string where;    // the cell or rule that caught it ("cells/REDUCE.SUM/input/FLOAT16/r2/random/0")
+  std::string outcome;  // "failed", "crash", "timeout", "oob", ...
+  std::string detail;
+  uint64_t cases = 0;    // cases run up to and including the first failure
+  std::string repro;     // the shrunk repro file when there is one, else the original
+  bool shrunk = false;   // whether `repro` is the shrunk file
+  uint32_t rank = 0;     // the repro's output rank
+  uint64_t output_elements = 0;
+  bool replay_fails_on_plugin = false;       // `dmlcert replay REPRO --backend plugin:P` fails
+  bool replay_passes_on_reference = false;   // `dmlcert replay REPRO --backend reference` passes
+  double seconds = 0;
+  std::string log;  // where certify's output went
+};
+
+// Certifies the plugin, stopping at its first failure, then replays the failure's repro.
+Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
+
+// Certifies the plugin in full; true when it is certified (exit status 0). *log names the file
+// with certify's output.
+bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id, std::string* log);
+
+// Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
+inline bool small_repro(const Detection& d) { return d.rank <= 3 && d.output_elements <= 64; }
+
+}  // namespace dmlcert::mutants

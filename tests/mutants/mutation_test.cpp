@@ -1,0 +1,60 @@
+// The harness has teeth: `dmlcert certify --budget quick` catches every mutant of the zoo with a
+// small repro that replays (fails on the mutant, passes on the reference), and certifies every
+// legitimate variant.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "mutant_catalog.h"
+#include "mutation_run.h"
+#include "variant_catalog.h"
+
+namespace dmlcert::mutants {
+namespace {
+
+MutationSetup setup() {
+  MutationSetup s;
+  s.cli = DMLCERT_CLI;
+  s.work_dir = DMLCERT_MUTATION_WORK_DIR;
+  return s;
+}
+
+std::string plugin(std::string_view prefix, std::string_view id) {
+  return std::string(DMLCERT_MUTATION_PLUGIN_DIR) + "/" + std::string(prefix) + "_" + std::string(id) + ".so";
+}
+
+class MutantTest : public testing::TestWithParam<MutantInfo> {};
+
+TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
+  const MutantInfo& m = GetParam();
+  const Detection d = detect(setup(), plugin("mutant", m.id), "mutant_" + std::string(m.id));
+  SCOPED_TRACE("certify output: " + d.log);
+  ASSERT_TRUE(d.ran) << "certify wrote no report";
+  ASSERT_TRUE(d.caught) << "survived: " << m.description << " (" << d.cases << " cases)";
+  SCOPED_TRACE("caught by " + d.where + " (" + d.outcome + "): " + d.detail);
+  EXPECT_TRUE(d.replay_fails_on_plugin) << d.repro << " does not fail again on the mutant";
+  EXPECT_TRUE(d.replay_passes_on_reference) << d.repro << " does not pass on the reference";
+  if (m.large_repro.empty())
+    EXPECT_TRUE(small_repro(d)) << d.repro << ": output rank " << d.rank << ", " << d.output_elements
+                                << " elements (at most rank 3 and 64 elements)";
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, MutantTest, testing::ValuesIn(kMutants),
+                         [](const testing::TestParamInfo<MutantInfo>& info) { return std::string(info.param.id); });
+
+class VariantTest : public testing::TestWithParam<variants::VariantInfo> {};
+
+TEST_P(VariantTest, Certifies) {
+  const variants::VariantInfo& v = GetParam();
+  std::string log;
+  EXPECT_TRUE(certifies(setup(), plugin("variant", v.id), "variant_" + std::string(v.id), &log))
+      << v.description << " was not certified; see " << log;
+}
+
+INSTANTIATE_TEST_SUITE_P(Legitimate, VariantTest, testing::ValuesIn(variants::kVariants),
+                         [](const testing::TestParamInfo<variants::VariantInfo>& info) {
+                           return std::string(info.param.id);
+                         });
+
+}  // namespace
+}  // namespace dmlcert::mutants
