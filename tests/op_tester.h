@@ -28,7 +28,8 @@ struct CheckPolicy {
   uint64_t float_reduction_ulp = 0;
 };
 
-template <class Derived> class OpTester {
+template <class Derived>
+class OpTester {
  public:
   // Feature level the case runs at (default 5_0).
   Derived& level(FeatureLevel l) { return set(level_, l); }
@@ -43,12 +44,16 @@ template <class Derived> class OpTester {
 
   Derived& indices_type(DataType t) { return set(spec_[Role::INDICES].type, t); }
   Derived& indices_sizes(Sizes s) { return set(spec_[Role::INDICES].sizes, std::move(s)); }
-  Derived& indices_strides(std::vector<uint32_t> s) { return set(spec_[Role::INDICES].strides, std::move(s)); }
+  Derived& indices_strides(std::vector<uint32_t> s) {
+    return set(spec_[Role::INDICES].strides, std::move(s));
+  }
   Derived& indices_data(Values v) { return set(spec_[Role::INDICES].data, std::move(v)); }
 
   Derived& updates_type(DataType t) { return set(spec_[Role::UPDATES].type, t); }
   Derived& updates_sizes(Sizes s) { return set(spec_[Role::UPDATES].sizes, std::move(s)); }
-  Derived& updates_strides(std::vector<uint32_t> s) { return set(spec_[Role::UPDATES].strides, std::move(s)); }
+  Derived& updates_strides(std::vector<uint32_t> s) {
+    return set(spec_[Role::UPDATES].strides, std::move(s));
+  }
   Derived& updates_data(Values v) { return set(spec_[Role::UPDATES].data, std::move(v)); }
 
   Derived& output_type(DataType t) { return set(spec_[Role::OUTPUT].type, t); }
@@ -96,8 +101,8 @@ template <class Derived> class OpTester {
       Bytes bytes = spec(r).data.encode(t->type);
       const uint64_t want = element_count(t->sizes).value_or(0);
       if (spec(r).data.size() != want)
-        ADD_FAILURE() << "test data for " << name(r) << " has " << spec(r).data.size() << " values; its sizes hold "
-                      << want;
+        ADD_FAILURE() << "test data for " << name(r) << " has " << spec(r).data.size()
+                      << " values; its sizes hold " << want;
       (r == Role::INPUT ? data.input : r == Role::INDICES ? data.indices : data.updates) = std::move(bytes);
     }
     return data;
@@ -149,7 +154,8 @@ template <class Derived> class OpTester {
     return t;
   }
   Derived& self() { return static_cast<Derived&>(*this); }
-  template <class F, class V> Derived& set(F& field, V&& v) {
+  template <class F, class V>
+  Derived& set(F& field, V&& v) {
     field = std::forward<V>(v);
     return self();
   }
@@ -176,8 +182,8 @@ template <class Derived> class OpTester {
       if (!ok && reported++ < 8)
         ADD_FAILURE() << "output element " << i << " is " << element_text(t, a) << ", expected "
                       << element_text(t, expected[0].data() + i * es)
-                      << (expected.size() > 1 ? " (or another candidate)" : "") << "\n  expected " << describe(t, expected[0])
-                      << "\n  actual   " << describe(t, actual);
+                      << (expected.size() > 1 ? " (or another candidate)" : "") << "\n  expected "
+                      << describe(t, expected[0]) << "\n  actual   " << describe(t, actual);
     }
   }
   bool element_matches(DataType t, const std::byte* e, const std::byte* a, CheckPolicy policy) const {
@@ -288,7 +294,8 @@ class ReduceTester : public OpTester<ReduceTester> {
     Sizes reduced = d.input.sizes;
     for (uint32_t a : axes_)
       if (a < reduced.size()) reduced[a] = 1;
-    d.output = make_tensor(Role::OUTPUT, is_arg_function(function_) ? DataType::UINT32 : data_type(), reduced);
+    d.output =
+        make_tensor(Role::OUTPUT, is_arg_function(function_) ? DataType::UINT32 : data_type(), reduced);
     d.axes = axes_;
     return d;
   }
@@ -317,14 +324,19 @@ class GatherElementsTester : public OpTester<GatherElementsTester> {
 
 // One row of a case table: a name (letters, digits and underscores: it becomes the test name)
 // and the tester.
-template <class Tester> struct NamedCase {
+template <class Tester>
+struct NamedCase {
   std::string name;
   Tester tester;
 };
-template <class Tester> std::string case_name(const ::testing::TestParamInfo<NamedCase<Tester>>& info) {
+template <class Tester>
+std::string case_name(const ::testing::TestParamInfo<NamedCase<Tester>>& info) {
   return info.param.name;
 }
-template <class Tester> void PrintTo(const NamedCase<Tester>& c, std::ostream* os) { *os << c.name; }
+template <class Tester>
+void PrintTo(const NamedCase<Tester>& c, std::ostream* os) {
+  *os << c.name;
+}
 
 using SliceCase = NamedCase<SliceTester>;
 using Slice1Case = NamedCase<Slice1Tester>;

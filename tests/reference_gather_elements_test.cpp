@@ -26,67 +26,66 @@ GatherElementsTester seed_example() {
 std::vector<GatherElementsCase> gather_elements_conformance_cases() {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
   return {
-      {"seed_example_axis0", seed_example().indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
-      {"axis1",
-       GatherElementsTester()
-           .input_sizes({3, 3})
-           .input_data(Values::iota(9))
-           .axis(1)
-           .indices_sizes({3, 2})
-           .indices_data({0, 2, 1, 1, 2, 0})
-           .expect_output({1, 3, 5, 5, 9, 7})},
+      {"seed_example_axis0",
+       seed_example().indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
+      {"axis1", GatherElementsTester()
+                    .input_sizes({3, 3})
+                    .input_data(Values::iota(9))
+                    .axis(1)
+                    .indices_sizes({3, 2})
+                    .indices_data({0, 2, 1, 1, 2, 0})
+                    .expect_output({1, 3, 5, 5, 9, 7})},
       // Indices may be longer than the input along the axis (only the other dims must match).
-      {"more_indices_than_axis_size",
-       seed_example().indices_sizes({4, 3}).indices_data({2, 2, 2, 0, 1, 2, 1, 1, 1, 0, 0, 0}).expect_output(
-           {7, 8, 9, 1, 5, 9, 4, 5, 6, 1, 2, 3})},
-      {"rank1",
-       GatherElementsTester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({5})
-           .input_data({0, 10, 20, 30, 40})
-           .axis(0)
-           .indices_sizes({3})
-           .indices_data({4, 0, 4})
-           .expect_output({40, 0, 40})},
-      {"rank8_last_axis",
-       GatherElementsTester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({1, 1, 1, 1, 1, 1, 2, 2})
-           .input_data(Values::iota(4))
-           .axis(7)
-           .indices_sizes({1, 1, 1, 1, 1, 1, 2, 2})
-           .indices_data({1, 0, 0, 1})
-           .expect_output({2, 1, 3, 4})},
-      {"level_2_1_rank4",
-       GatherElementsTester()
-           .level(FeatureLevel::L2_1)
-           .type(DataType::UINT16)
-           .input_sizes({1, 1, 2, 2})
-           .input_data({1, 2, 65535, 4})
-           .axis(2)
-           .indices_sizes({1, 1, 1, 2})
-           .indices_data({1, 0})
-           .expect_output({65535, 2})},
+      {"more_indices_than_axis_size", seed_example()
+                                          .indices_sizes({4, 3})
+                                          .indices_data({2, 2, 2, 0, 1, 2, 1, 1, 1, 0, 0, 0})
+                                          .expect_output({7, 8, 9, 1, 5, 9, 4, 5, 6, 1, 2, 3})},
+      {"rank1", GatherElementsTester()
+                    .level(FeatureLevel::L3_0)
+                    .input_sizes({5})
+                    .input_data({0, 10, 20, 30, 40})
+                    .axis(0)
+                    .indices_sizes({3})
+                    .indices_data({4, 0, 4})
+                    .expect_output({40, 0, 40})},
+      {"rank8_last_axis", GatherElementsTester()
+                              .level(FeatureLevel::L3_0)
+                              .input_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                              .input_data(Values::iota(4))
+                              .axis(7)
+                              .indices_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                              .indices_data({1, 0, 0, 1})
+                              .expect_output({2, 1, 3, 4})},
+      {"level_2_1_rank4", GatherElementsTester()
+                              .level(FeatureLevel::L2_1)
+                              .type(DataType::UINT16)
+                              .input_sizes({1, 1, 2, 2})
+                              .input_data({1, 2, 65535, 4})
+                              .axis(2)
+                              .indices_sizes({1, 1, 1, 2})
+                              .indices_data({1, 0})
+                              .expect_output({65535, 2})},
       // Negative indices: -d..-1 means d + value, from 3_0, for signed index types.
-      {"negative_int32_indices_from_3_0",
-       seed_example()
-           .level(FeatureLevel::L3_0)
-           .indices_type(I32)
-           .indices_data({-2, 2, 0, -1, -3, 0})
-           .expect_output({4, 8, 3, 7, 2, 3})},
-      {"negative_int64_indices",
-       seed_example().indices_type(I64).indices_data({1, -1, -3, 2, 0, -3}).expect_output({4, 8, 3, 7, 2, 3})},
-      {"uint64_indices", seed_example().indices_type(U64).indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
+      {"negative_int32_indices_from_3_0", seed_example()
+                                              .level(FeatureLevel::L3_0)
+                                              .indices_type(I32)
+                                              .indices_data({-2, 2, 0, -1, -3, 0})
+                                              .expect_output({4, 8, 3, 7, 2, 3})},
+      {"negative_int64_indices", seed_example()
+                                     .indices_type(I64)
+                                     .indices_data({1, -1, -3, 2, 0, -3})
+                                     .expect_output({4, 8, 3, 7, 2, 3})},
+      {"uint64_indices",
+       seed_example().indices_type(U64).indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
       // Data moves bit-exactly.
-      {"int64_extremes",
-       GatherElementsTester()
-           .type(I64)
-           .input_sizes({1, 3})
-           .input_data(Values::ints({kMin, 0, kMax}))
-           .axis(1)
-           .indices_sizes({1, 3})
-           .indices_data({2, 0, 2})
-           .expect_output(Values::ints({kMax, kMin, kMax}))},
+      {"int64_extremes", GatherElementsTester()
+                             .type(I64)
+                             .input_sizes({1, 3})
+                             .input_data(Values::ints({kMin, 0, kMax}))
+                             .axis(1)
+                             .indices_sizes({1, 3})
+                             .indices_data({2, 0, 2})
+                             .expect_output(Values::ints({kMax, kMin, kMax}))},
       {"float32_nan_payload_and_negative_zero",
        GatherElementsTester()
            .input_sizes({1, 3})
@@ -95,57 +94,75 @@ std::vector<GatherElementsCase> gather_elements_conformance_cases() {
            .indices_sizes({1, 3})
            .indices_data({2, 1, 0})
            .expect_output(Values::bits({0xFF800001, 0x80000000, 0x7FC00001}))},
-      {"float16_bits",
-       GatherElementsTester()
-           .type(F16)
-           .input_sizes({1, 3})
-           .input_data(Values::bits({0x7E01, 0x8000, 0x0001}))
-           .axis(1)
-           .indices_sizes({1, 2})
-           .indices_data({2, 0})
-           .expect_output(Values::bits({0x0001, 0x7E01}))},
-      {"float64_from_4_1",
-       GatherElementsTester()
-           .level(FeatureLevel::L4_1)
-           .type(F64)
-           .input_sizes({2})
-           .input_data(Values::bits({0x7FF0000000000001, 0x8000000000000000}))
-           .axis(0)
-           .indices_sizes({2})
-           .indices_data({1, 0})
-           .expect_output(Values::bits({0x8000000000000000, 0x7FF0000000000001}))},
+      {"float16_bits", GatherElementsTester()
+                           .type(F16)
+                           .input_sizes({1, 3})
+                           .input_data(Values::bits({0x7E01, 0x8000, 0x0001}))
+                           .axis(1)
+                           .indices_sizes({1, 2})
+                           .indices_data({2, 0})
+                           .expect_output(Values::bits({0x0001, 0x7E01}))},
+      {"float64_from_4_1", GatherElementsTester()
+                               .level(FeatureLevel::L4_1)
+                               .type(F64)
+                               .input_sizes({2})
+                               .input_data(Values::bits({0x7FF0000000000001, 0x8000000000000000}))
+                               .axis(0)
+                               .indices_sizes({2})
+                               .indices_data({1, 0})
+                               .expect_output(Values::bits({0x8000000000000000, 0x7FF0000000000001}))},
       // Strided tensors.
-      {"padded_input_rows",
-       seed_example().input_strides({4, 1}).indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
-      {"permuted_indices_strides",
-       seed_example().indices_strides({1, 2}).indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
-      {"broadcast_indices_zero_stride",
-       seed_example().indices_strides({0, 1}).indices_data({2, 1, 0, 2, 1, 0}).expect_output({7, 5, 3, 7, 5, 3})},
-      {"padded_output_rows",
-       seed_example().output_strides({5, 1}).indices_data({1, 2, 0, 2, 0, 0}).expect_output({4, 8, 3, 7, 2, 3})},
+      {"padded_input_rows", seed_example()
+                                .input_strides({4, 1})
+                                .indices_data({1, 2, 0, 2, 0, 0})
+                                .expect_output({4, 8, 3, 7, 2, 3})},
+      {"permuted_indices_strides", seed_example()
+                                       .indices_strides({1, 2})
+                                       .indices_data({1, 2, 0, 2, 0, 0})
+                                       .expect_output({4, 8, 3, 7, 2, 3})},
+      {"broadcast_indices_zero_stride", seed_example()
+                                            .indices_strides({0, 1})
+                                            .indices_data({2, 1, 0, 2, 1, 0})
+                                            .expect_output({7, 5, 3, 7, 5, 3})},
+      {"padded_output_rows", seed_example()
+                                 .output_strides({5, 1})
+                                 .indices_data({1, 2, 0, 2, 0, 0})
+                                 .expect_output({4, 8, 3, 7, 2, 3})},
       // Invalid descriptors.
-      {"rejects_axis_out_of_range",
-       seed_example().axis(2).indices_sizes({3, 3}).indices_data(Values::iota(9, 0)).expect_rejected("GATHERELEMENTS.AXIS_RANGE")},
-      {"rejects_indices_shape_off_axis",
-       seed_example().indices_sizes({2, 2}).indices_data({0, 0, 0, 0}).expect_rejected("GATHERELEMENTS.INDICES_SHAPE")},
-      {"rejects_output_shape_differing_from_indices",
-       seed_example().indices_data({1, 2, 0, 2, 0, 0}).output_sizes({3, 3}).expect_rejected("GATHERELEMENTS.OUTPUT_SHAPE")},
+      {"rejects_axis_out_of_range", seed_example()
+                                        .axis(2)
+                                        .indices_sizes({3, 3})
+                                        .indices_data(Values::iota(9, 0))
+                                        .expect_rejected("GATHERELEMENTS.AXIS_RANGE")},
+      {"rejects_indices_shape_off_axis", seed_example()
+                                             .indices_sizes({2, 2})
+                                             .indices_data({0, 0, 0, 0})
+                                             .expect_rejected("GATHERELEMENTS.INDICES_SHAPE")},
+      {"rejects_output_shape_differing_from_indices", seed_example()
+                                                          .indices_data({1, 2, 0, 2, 0, 0})
+                                                          .output_sizes({3, 3})
+                                                          .expect_rejected("GATHERELEMENTS.OUTPUT_SHAPE")},
       // The seed's example lists a UINT32 output for a FLOAT32 input.
-      {"rejects_seed_uint32_output_for_float_input",
-       seed_example().indices_data({1, 2, 0, 2, 0, 0}).output_type(U32).expect_rejected("GATHERELEMENTS.DTYPE_MATCH")},
-      {"rejects_ranks_differing",
-       seed_example().indices_sizes({6}).indices_data({1, 2, 0, 2, 0, 0}).expect_rejected("GATHERELEMENTS.DIMCOUNT")},
-      {"rejects_float_indices",
-       seed_example().indices_type(DataType::FLOAT32).indices_data({1, 2, 0, 2, 0, 0}).expect_rejected("T.DTYPE")},
-      {"rejects_level_before_2_1",
-       GatherElementsTester()
-           .level(FeatureLevel::L2_0)
-           .input_sizes({1, 1, 1, 2})
-           .input_data({1, 2})
-           .axis(3)
-           .indices_sizes({1, 1, 1, 2})
-           .indices_data({1, 0})
-           .expect_rejected("OP.FEATURE_LEVEL")},
+      {"rejects_seed_uint32_output_for_float_input", seed_example()
+                                                         .indices_data({1, 2, 0, 2, 0, 0})
+                                                         .output_type(U32)
+                                                         .expect_rejected("GATHERELEMENTS.DTYPE_MATCH")},
+      {"rejects_ranks_differing", seed_example()
+                                      .indices_sizes({6})
+                                      .indices_data({1, 2, 0, 2, 0, 0})
+                                      .expect_rejected("GATHERELEMENTS.DIMCOUNT")},
+      {"rejects_float_indices", seed_example()
+                                    .indices_type(DataType::FLOAT32)
+                                    .indices_data({1, 2, 0, 2, 0, 0})
+                                    .expect_rejected("T.DTYPE")},
+      {"rejects_level_before_2_1", GatherElementsTester()
+                                       .level(FeatureLevel::L2_0)
+                                       .input_sizes({1, 1, 1, 2})
+                                       .input_data({1, 2})
+                                       .axis(3)
+                                       .indices_sizes({1, 1, 1, 2})
+                                       .indices_data({1, 0})
+                                       .expect_rejected("OP.FEATURE_LEVEL")},
   };
 }
 
@@ -156,10 +173,13 @@ std::vector<GatherElementsCase> reference_choice_cases() {
   return {
       {"index_past_end_is_rejected",
        seed_example().indices_data({1, 2, 0, 2, 3, 0}).expect_rejected("GATHERELEMENTS.INDEX_RANGE")},
-      {"negative_index_below_minus_d_is_rejected",
-       seed_example().indices_type(I32).indices_data({1, 2, 0, 2, -4, 0}).expect_rejected("GATHERELEMENTS.INDEX_RANGE")},
-      {"unsigned_all_ones_is_not_minus_1",
-       seed_example().indices_data({1, 2, 0, 2, 0xFFFFFFFF, 0}).expect_rejected("GATHERELEMENTS.INDEX_RANGE")},
+      {"negative_index_below_minus_d_is_rejected", seed_example()
+                                                       .indices_type(I32)
+                                                       .indices_data({1, 2, 0, 2, -4, 0})
+                                                       .expect_rejected("GATHERELEMENTS.INDEX_RANGE")},
+      {"unsigned_all_ones_is_not_minus_1", seed_example()
+                                               .indices_data({1, 2, 0, 2, 0xFFFFFFFF, 0})
+                                               .expect_rejected("GATHERELEMENTS.INDEX_RANGE")},
       {"int64_min_index_is_rejected",
        seed_example()
            .indices_type(I64)
@@ -170,12 +190,15 @@ std::vector<GatherElementsCase> reference_choice_cases() {
 
 class ReferenceGatherElements : public ::testing::TestWithParam<GatherElementsCase> {};
 
-TEST_P(ReferenceGatherElements, Case) { GetParam().tester.run(reference_backend()); }
+TEST_P(ReferenceGatherElements, Case) {
+  GetParam().tester.run(reference_backend());
+}
 
-INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceGatherElements, ::testing::ValuesIn(gather_elements_conformance_cases()),
+INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceGatherElements,
+                         ::testing::ValuesIn(gather_elements_conformance_cases()),
                          case_name<GatherElementsTester>);
-INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceGatherElements, ::testing::ValuesIn(reference_choice_cases()),
-                         case_name<GatherElementsTester>);
+INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceGatherElements,
+                         ::testing::ValuesIn(reference_choice_cases()), case_name<GatherElementsTester>);
 
 }  // namespace
 }  // namespace dmlcert::test

@@ -57,99 +57,95 @@ std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
       {"seed_example", seed_example().indices_data({4, 3, 1, 7}).expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
       {"seed_shape_example_blocks", seed_shape_example()},
       // k = 2 of rank 3: the tuple (1,0) addresses the row input[1,0,:].
-      {"tuple_addresses_a_row_block",
-       ScatterNdTester()
-           .type(I32)
-           .input_sizes({2, 2, 3})
-           .input_data(Values::iota(12))
-           .indices_sizes({1, 1, 2})
-           .indices_dimension_count(1)
-           .indices_data({1, 0})
-           .updates_sizes({1, 1, 3})
-           .updates_data({-1, -2, -3})
-           .expect_output({1, 2, 3, 4, 5, 6, -1, -2, -3, 10, 11, 12})},
+      {"tuple_addresses_a_row_block", ScatterNdTester()
+                                          .type(I32)
+                                          .input_sizes({2, 2, 3})
+                                          .input_data(Values::iota(12))
+                                          .indices_sizes({1, 1, 2})
+                                          .indices_dimension_count(1)
+                                          .indices_data({1, 0})
+                                          .updates_sizes({1, 1, 3})
+                                          .updates_data({-1, -2, -3})
+                                          .expect_output({1, 2, 3, 4, 5, 6, -1, -2, -3, 10, 11, 12})},
       // Leading dims of both Input ({1,1}) and Indices ({1}) are stripped.
-      {"leading_dims_stripped",
-       ScatterNdTester()
-           .input_sizes({1, 1, 4})
-           .input_data(Values::iota(4))
-           .input_dimension_count(1)
-           .indices_sizes({1, 2, 1})
-           .indices_dimension_count(2)
-           .indices_data({3, 0})
-           .updates_sizes({1, 1, 2})
-           .updates_data({30, 0.5})
-           .expect_output({0.5, 2, 3, 30})},
+      {"leading_dims_stripped", ScatterNdTester()
+                                    .input_sizes({1, 1, 4})
+                                    .input_data(Values::iota(4))
+                                    .input_dimension_count(1)
+                                    .indices_sizes({1, 2, 1})
+                                    .indices_dimension_count(2)
+                                    .indices_data({3, 0})
+                                    .updates_sizes({1, 1, 2})
+                                    .updates_data({30, 0.5})
+                                    .expect_output({0.5, 2, 3, 30})},
       // k = 3 > InputDimensionCount = 2 (the seed allows k up to Input.DimensionCount): m = 3, the
       // tuple indexes all three dims, one element per tuple.
-      {"tuple_longer_than_input_dimension_count",
-       ScatterNdTester()
-           .input_sizes({1, 2, 3})
-           .input_data(Values::iota(6))
-           .input_dimension_count(2)
-           .indices_sizes({1, 1, 3})
-           .indices_dimension_count(1)
-           .indices_data({0, 1, 2})
-           .updates_sizes({1, 1, 1})
-           .updates_data({99})
-           .expect_output({1, 2, 3, 4, 5, 99})},
-      {"level_2_1_rank4_uint32_indices",
-       ScatterNdTester()
-           .level(FeatureLevel::L2_1)
-           .input_sizes({1, 1, 2, 2})
-           .input_data(Values::iota(4))
-           .input_dimension_count(2)
-           .indices_sizes({1, 1, 1, 1})
-           .indices_dimension_count(2)
-           .indices_data({1})
-           .updates_sizes({1, 1, 1, 2})
-           .updates_data({7, 8})
-           .expect_output({1, 2, 7, 8})},
-      {"rank1",
-       ScatterNdTester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({4})
-           .input_data(Values::iota(4))
-           .indices_sizes({1})
-           .indices_data({2})
-           .updates_sizes({1})
-           .updates_data({-5})
-           .expect_output({1, 2, -5, 4})},
-      {"rank8",
-       ScatterNdTester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({1, 1, 1, 1, 1, 1, 2, 2})
-           .input_data(Values::iota(4))
-           .input_dimension_count(2)
-           .indices_sizes({1, 1, 1, 1, 1, 1, 1, 2})
-           .indices_dimension_count(1)
-           .indices_data({1, 0})
-           .updates_sizes({1, 1, 1, 1, 1, 1, 1, 1})
-           .updates_data({9})
-           .expect_output({1, 2, 9, 4})},
+      {"tuple_longer_than_input_dimension_count", ScatterNdTester()
+                                                      .input_sizes({1, 2, 3})
+                                                      .input_data(Values::iota(6))
+                                                      .input_dimension_count(2)
+                                                      .indices_sizes({1, 1, 3})
+                                                      .indices_dimension_count(1)
+                                                      .indices_data({0, 1, 2})
+                                                      .updates_sizes({1, 1, 1})
+                                                      .updates_data({99})
+                                                      .expect_output({1, 2, 3, 4, 5, 99})},
+      {"level_2_1_rank4_uint32_indices", ScatterNdTester()
+                                             .level(FeatureLevel::L2_1)
+                                             .input_sizes({1, 1, 2, 2})
+                                             .input_data(Values::iota(4))
+                                             .input_dimension_count(2)
+                                             .indices_sizes({1, 1, 1, 1})
+                                             .indices_dimension_count(2)
+                                             .indices_data({1})
+                                             .updates_sizes({1, 1, 1, 2})
+                                             .updates_data({7, 8})
+                                             .expect_output({1, 2, 7, 8})},
+      {"rank1", ScatterNdTester()
+                    .level(FeatureLevel::L3_0)
+                    .input_sizes({4})
+                    .input_data(Values::iota(4))
+                    .indices_sizes({1})
+                    .indices_data({2})
+                    .updates_sizes({1})
+                    .updates_data({-5})
+                    .expect_output({1, 2, -5, 4})},
+      {"rank8", ScatterNdTester()
+                    .level(FeatureLevel::L3_0)
+                    .input_sizes({1, 1, 1, 1, 1, 1, 2, 2})
+                    .input_data(Values::iota(4))
+                    .input_dimension_count(2)
+                    .indices_sizes({1, 1, 1, 1, 1, 1, 1, 2})
+                    .indices_dimension_count(1)
+                    .indices_data({1, 0})
+                    .updates_sizes({1, 1, 1, 1, 1, 1, 1, 1})
+                    .updates_data({9})
+                    .expect_output({1, 2, 9, 4})},
       // Negative indices: -d..-1 means d + value, from 3_0, for signed index types.
-      {"negative_int32_indices_from_3_0",
-       seed_example()
-           .level(FeatureLevel::L3_0)
-           .indices_type(I32)
-           .indices_data({-4, 3, -7, -1})
-           .expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
-      {"negative_int64_indices",
-       seed_example().indices_type(I64).indices_data({4, -5, 1, -1}).expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
-      {"uint64_indices",
-       seed_example().indices_type(U64).indices_data({4, 3, 1, 7}).expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
+      {"negative_int32_indices_from_3_0", seed_example()
+                                              .level(FeatureLevel::L3_0)
+                                              .indices_type(I32)
+                                              .indices_data({-4, 3, -7, -1})
+                                              .expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
+      {"negative_int64_indices", seed_example()
+                                     .indices_type(I64)
+                                     .indices_data({4, -5, 1, -1})
+                                     .expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
+      {"uint64_indices", seed_example()
+                             .indices_type(U64)
+                             .indices_data({4, 3, 1, 7})
+                             .expect_output({1, 11, 3, 10, 9, 6, 7, 12})},
       // Data: exact 64-bit integers, NaN payloads, -0.0, FLOAT16.
-      {"int64_extremes",
-       ScatterNdTester()
-           .type(I64)
-           .input_sizes({1, 4})
-           .input_data(Values::ints({kMin, 0, kMax, -1}))
-           .input_dimension_count(1)
-           .indices_sizes({2, 1})
-           .indices_data({3, 0})
-           .updates_sizes({1, 2})
-           .updates_data(Values::ints({kMin + 1, kMax - 1}))
-           .expect_output(Values::ints({kMax - 1, 0, kMax, kMin + 1}))},
+      {"int64_extremes", ScatterNdTester()
+                             .type(I64)
+                             .input_sizes({1, 4})
+                             .input_data(Values::ints({kMin, 0, kMax, -1}))
+                             .input_dimension_count(1)
+                             .indices_sizes({2, 1})
+                             .indices_data({3, 0})
+                             .updates_sizes({1, 2})
+                             .updates_data(Values::ints({kMin + 1, kMax - 1}))
+                             .expect_output(Values::ints({kMax - 1, 0, kMax, kMin + 1}))},
       {"float32_nan_payloads_and_negative_zero",
        ScatterNdTester()
            .input_sizes({1, 3})
@@ -160,39 +156,36 @@ std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
            .updates_sizes({1, 1})
            .updates_data(Values::bits({0xFF800002}))
            .expect_output(Values::bits({0x7FC00001, 0xFF800002, 0x80000000}))},
-      {"float16",
-       ScatterNdTester()
-           .type(F16)
-           .input_sizes({1, 3})
-           .input_data(Values::bits({0x7E01, 0x3C00, 0x8000}))
-           .input_dimension_count(1)
-           .indices_sizes({1, 1})
-           .indices_data({1})
-           .updates_sizes({1, 1})
-           .updates_data({-2.5})
-           .expect_output(Values::bits({0x7E01, 0xC100, 0x8000}))},
+      {"float16", ScatterNdTester()
+                      .type(F16)
+                      .input_sizes({1, 3})
+                      .input_data(Values::bits({0x7E01, 0x3C00, 0x8000}))
+                      .input_dimension_count(1)
+                      .indices_sizes({1, 1})
+                      .indices_data({1})
+                      .updates_sizes({1, 1})
+                      .updates_data({-2.5})
+                      .expect_output(Values::bits({0x7E01, 0xC100, 0x8000}))},
       // Strided tensors.
-      {"padded_input_and_output_rows",
-       ScatterNdTester()
-           .input_sizes({2, 3})
-           .input_strides({4, 1})
-           .input_data(Values::iota(6))
-           .output_strides({5, 1})
-           .indices_sizes({1, 1})
-           .indices_data({1})
-           .updates_sizes({1, 3})
-           .updates_data({7, 8, 9})
-           .expect_output({1, 2, 3, 7, 8, 9})},
-      {"broadcast_updates_zero_stride",
-       ScatterNdTester()
-           .input_sizes({3, 2})
-           .input_data(Values::iota(6))
-           .indices_sizes({2, 1})
-           .indices_data({2, 0})
-           .updates_sizes({2, 2})
-           .updates_strides({0, 1})
-           .updates_data({-1, -2, -1, -2})
-           .expect_output({-1, -2, 3, 4, -1, -2})},
+      {"padded_input_and_output_rows", ScatterNdTester()
+                                           .input_sizes({2, 3})
+                                           .input_strides({4, 1})
+                                           .input_data(Values::iota(6))
+                                           .output_strides({5, 1})
+                                           .indices_sizes({1, 1})
+                                           .indices_data({1})
+                                           .updates_sizes({1, 3})
+                                           .updates_data({7, 8, 9})
+                                           .expect_output({1, 2, 3, 7, 8, 9})},
+      {"broadcast_updates_zero_stride", ScatterNdTester()
+                                            .input_sizes({3, 2})
+                                            .input_data(Values::iota(6))
+                                            .indices_sizes({2, 1})
+                                            .indices_data({2, 0})
+                                            .updates_sizes({2, 2})
+                                            .updates_strides({0, 1})
+                                            .updates_data({-1, -2, -1, -2})
+                                            .expect_output({-1, -2, 3, 4, -1, -2})},
       {"permuted_indices_strides",
        ScatterNdTester()
            .input_sizes({3, 3})
@@ -217,45 +210,58 @@ std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
       // Invalid descriptors.
       {"rejects_updates_type_differing_from_input",
        seed_example().indices_data({4, 3, 1, 7}).updates_type(I32).expect_rejected("SCATTERND.DTYPE_MATCH")},
-      {"rejects_wrong_updates_shape",
-       seed_example().indices_data({4, 3, 1, 7}).updates_sizes({4, 1}).expect_rejected("SCATTERND.UPDATES_SHAPE")},
-      {"rejects_output_shape_differing_from_input",
-       seed_example().indices_data({4, 3, 1, 7}).output_sizes({1, 9}).expect_rejected("SCATTERND.OUTPUT_SHAPE")},
-      {"rejects_tuple_longer_than_input_rank",
-       seed_example().indices_sizes({1, 3}).indices_data({0, 0, 0}).updates_sizes({1, 1}).updates_data({5}).expect_rejected(
-           "SCATTERND.TUPLE_SIZE")},
-      {"rejects_stripped_input_dim_not_1",
-       ScatterNdTester()
-           .input_sizes({2, 4})
-           .input_data(Values::iota(8))
-           .input_dimension_count(1)
-           .indices_sizes({1, 1})
-           .indices_data({0})
-           .updates_sizes({1, 1})
-           .updates_data({5})
-           .expect_rejected("SCATTERND.LEADING_DIMS")},
-      {"rejects_input_dimension_count_zero",
-       seed_example().indices_data({4, 3, 1, 7}).input_dimension_count(0).expect_rejected("SCATTERND.INPUT_DIMCOUNT")},
-      {"rejects_indices_dimension_count_above_rank",
-       seed_example().indices_data({4, 3, 1, 7}).indices_dimension_count(3).expect_rejected("SCATTERND.INDICES_DIMCOUNT")},
-      {"rejects_ranks_differing",
-       seed_example().input_sizes({8}).input_dimension_count(1).output_sizes({8}).indices_data({4, 3, 1, 7}).expect_rejected(
-           "SCATTERND.DIMCOUNT")},
+      {"rejects_wrong_updates_shape", seed_example()
+                                          .indices_data({4, 3, 1, 7})
+                                          .updates_sizes({4, 1})
+                                          .expect_rejected("SCATTERND.UPDATES_SHAPE")},
+      {"rejects_output_shape_differing_from_input", seed_example()
+                                                        .indices_data({4, 3, 1, 7})
+                                                        .output_sizes({1, 9})
+                                                        .expect_rejected("SCATTERND.OUTPUT_SHAPE")},
+      {"rejects_tuple_longer_than_input_rank", seed_example()
+                                                   .indices_sizes({1, 3})
+                                                   .indices_data({0, 0, 0})
+                                                   .updates_sizes({1, 1})
+                                                   .updates_data({5})
+                                                   .expect_rejected("SCATTERND.TUPLE_SIZE")},
+      {"rejects_stripped_input_dim_not_1", ScatterNdTester()
+                                               .input_sizes({2, 4})
+                                               .input_data(Values::iota(8))
+                                               .input_dimension_count(1)
+                                               .indices_sizes({1, 1})
+                                               .indices_data({0})
+                                               .updates_sizes({1, 1})
+                                               .updates_data({5})
+                                               .expect_rejected("SCATTERND.LEADING_DIMS")},
+      {"rejects_input_dimension_count_zero", seed_example()
+                                                 .indices_data({4, 3, 1, 7})
+                                                 .input_dimension_count(0)
+                                                 .expect_rejected("SCATTERND.INPUT_DIMCOUNT")},
+      {"rejects_indices_dimension_count_above_rank", seed_example()
+                                                         .indices_data({4, 3, 1, 7})
+                                                         .indices_dimension_count(3)
+                                                         .expect_rejected("SCATTERND.INDICES_DIMCOUNT")},
+      {"rejects_ranks_differing", seed_example()
+                                      .input_sizes({8})
+                                      .input_dimension_count(1)
+                                      .output_sizes({8})
+                                      .indices_data({4, 3, 1, 7})
+                                      .expect_rejected("SCATTERND.DIMCOUNT")},
       // The seed's example lists FLOAT32 indices; indices are integer types.
-      {"rejects_float_indices", seed_example().indices_type(DataType::FLOAT32).indices_data({4, 3, 1, 7}).expect_rejected("T.DTYPE")},
-      {"rejects_signed_indices_at_2_1",
-       ScatterNdTester()
-           .level(FeatureLevel::L2_1)
-           .input_sizes({1, 1, 1, 4})
-           .input_data(Values::iota(4))
-           .input_dimension_count(1)
-           .indices_type(I32)
-           .indices_sizes({1, 1, 1, 1})
-           .indices_dimension_count(2)
-           .indices_data({-1})
-           .updates_sizes({1, 1, 1, 1})
-           .updates_data({9})
-           .expect_rejected("T.DTYPE")},
+      {"rejects_float_indices",
+       seed_example().indices_type(DataType::FLOAT32).indices_data({4, 3, 1, 7}).expect_rejected("T.DTYPE")},
+      {"rejects_signed_indices_at_2_1", ScatterNdTester()
+                                            .level(FeatureLevel::L2_1)
+                                            .input_sizes({1, 1, 1, 4})
+                                            .input_data(Values::iota(4))
+                                            .input_dimension_count(1)
+                                            .indices_type(I32)
+                                            .indices_sizes({1, 1, 1, 1})
+                                            .indices_dimension_count(2)
+                                            .indices_data({-1})
+                                            .updates_sizes({1, 1, 1, 1})
+                                            .updates_data({9})
+                                            .expect_rejected("T.DTYPE")},
   };
 }
 
@@ -264,34 +270,39 @@ namespace {
 // What the reference does where SPEC.md leaves a choice (class U data).
 std::vector<ScatterNdCase> reference_choice_cases() {
   return {
-      {"duplicate_tuples_last_write_wins",
-       ScatterNdTester()
-           .input_sizes({1, 4})
-           .input_data(Values::iota(4))
-           .input_dimension_count(1)
-           .indices_sizes({3, 1})
-           .indices_data({1, 1, 2})
-           .updates_sizes({1, 3})
-           .updates_data({10, 20, 30})
-           .expect_output({1, 20, 30, 4})},
+      {"duplicate_tuples_last_write_wins", ScatterNdTester()
+                                               .input_sizes({1, 4})
+                                               .input_data(Values::iota(4))
+                                               .input_dimension_count(1)
+                                               .indices_sizes({3, 1})
+                                               .indices_data({1, 1, 2})
+                                               .updates_sizes({1, 3})
+                                               .updates_data({10, 20, 30})
+                                               .expect_output({1, 20, 30, 4})},
       // SCATTERND.INDEX_RANGE has no admissible result: rejected before anything is written.
-      {"index_past_end_is_rejected", seed_example().indices_data({4, 3, 1, 8}).expect_rejected("SCATTERND.INDEX_RANGE")},
+      {"index_past_end_is_rejected",
+       seed_example().indices_data({4, 3, 1, 8}).expect_rejected("SCATTERND.INDEX_RANGE")},
       {"negative_index_below_minus_d_is_rejected",
        seed_example().indices_type(I32).indices_data({4, 3, -9, 7}).expect_rejected("SCATTERND.INDEX_RANGE")},
       {"unsigned_all_ones_is_not_minus_1",
        seed_example().indices_data({4, 3, 1, 0xFFFFFFFF}).expect_rejected("SCATTERND.INDEX_RANGE")},
-      {"uint64_all_ones_is_not_minus_1",
-       seed_example().indices_type(U64).indices_data(Values::uints({4, 3, 1, ~uint64_t{0}})).expect_rejected(
-           "SCATTERND.INDEX_RANGE")},
+      {"uint64_all_ones_is_not_minus_1", seed_example()
+                                             .indices_type(U64)
+                                             .indices_data(Values::uints({4, 3, 1, ~uint64_t{0}}))
+                                             .expect_rejected("SCATTERND.INDEX_RANGE")},
       {"int64_min_index_is_rejected",
-       seed_example().indices_type(I64).indices_data(Values::ints({4, 3, 1, std::numeric_limits<int64_t>::min()})).expect_rejected(
-           "SCATTERND.INDEX_RANGE")},
+       seed_example()
+           .indices_type(I64)
+           .indices_data(Values::ints({4, 3, 1, std::numeric_limits<int64_t>::min()}))
+           .expect_rejected("SCATTERND.INDEX_RANGE")},
   };
 }
 
 class ReferenceScatterNd : public ::testing::TestWithParam<ScatterNdCase> {};
 
-TEST_P(ReferenceScatterNd, Case) { GetParam().tester.run(reference_backend()); }
+TEST_P(ReferenceScatterNd, Case) {
+  GetParam().tester.run(reference_backend());
+}
 
 INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceScatterNd, ::testing::ValuesIn(scatter_nd_conformance_cases()),
                          case_name<ScatterNdTester>);

@@ -15,7 +15,9 @@ constexpr auto I64 = DataType::INT64;
 constexpr auto I32 = DataType::INT32;
 
 // The seed's 4x4 input: [[1,2,3,4],[5,6,7,8],[9,10,11,12],[13,14,15,16]].
-Slice1Tester seed_input() { return Slice1Tester().input_sizes({1, 1, 4, 4}).input_data(Values::iota(16)); }
+Slice1Tester seed_input() {
+  return Slice1Tester().input_sizes({1, 1, 4, 4}).input_data(Values::iota(16));
+}
 
 }  // namespace
 
@@ -23,84 +25,75 @@ std::vector<Slice1Case> slice1_conformance_cases() {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
   return {
       // The seed's two examples.
-      {"seed_example1_positive_strides",
-       seed_input()
-           .window_offsets({0, 0, 0, 1})
-           .window_sizes({1, 1, 4, 3})
-           .window_strides({1, 1, 2, 2})
-           .output_sizes({1, 1, 2, 2})
-           .expect_output({2, 4, 10, 12})},
-      {"seed_example2_negative_stride_starts_at_window_end",
-       seed_input()
-           .window_offsets({0, 0, 0, 1})
-           .window_sizes({1, 1, 4, 3})
-           .window_strides({1, 1, -2, 2})
-           .output_sizes({1, 1, 2, 2})
-           .expect_output({14, 16, 6, 8})},
+      {"seed_example1_positive_strides", seed_input()
+                                             .window_offsets({0, 0, 0, 1})
+                                             .window_sizes({1, 1, 4, 3})
+                                             .window_strides({1, 1, 2, 2})
+                                             .output_sizes({1, 1, 2, 2})
+                                             .expect_output({2, 4, 10, 12})},
+      {"seed_example2_negative_stride_starts_at_window_end", seed_input()
+                                                                 .window_offsets({0, 0, 0, 1})
+                                                                 .window_sizes({1, 1, 4, 3})
+                                                                 .window_strides({1, 1, -2, 2})
+                                                                 .output_sizes({1, 1, 2, 2})
+                                                                 .expect_output({14, 16, 6, 8})},
       // Negative strides.
-      {"both_axes_reversed",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, -1, -1})
-           .output_sizes({1, 1, 4, 4})
-           .expect_output({16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1})},
+      {"both_axes_reversed", seed_input()
+                                 .window_offsets({0, 0, 0, 0})
+                                 .window_sizes({1, 1, 4, 4})
+                                 .window_strides({1, 1, -1, -1})
+                                 .output_sizes({1, 1, 4, 4})
+                                 .expect_output({16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1})},
       // CopyStart[3] = 0 + 4 - 1 = 3; stride -3 reaches columns 3 and 0 of row 1.
-      {"negative_stride_minus3",
-       seed_input()
-           .window_offsets({0, 0, 1, 0})
-           .window_sizes({1, 1, 1, 4})
-           .window_strides({1, 1, 1, -3})
-           .output_sizes({1, 1, 1, 2})
-           .expect_output({8, 5})},
+      {"negative_stride_minus3", seed_input()
+                                     .window_offsets({0, 0, 1, 0})
+                                     .window_sizes({1, 1, 1, 4})
+                                     .window_strides({1, 1, 1, -3})
+                                     .output_sizes({1, 1, 1, 2})
+                                     .expect_output({8, 5})},
       // Output.Sizes may be below MaxCopiedElements: the first reachable elements are copied.
-      {"output_smaller_than_window",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, 1, 1})
-           .output_sizes({1, 1, 2, 2})
-           .expect_output({1, 2, 5, 6})},
-      {"output_smaller_than_window_negative_stride",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, -1, 1})
-           .output_sizes({1, 1, 2, 1})
-           .expect_output({13, 9})},
+      {"output_smaller_than_window", seed_input()
+                                         .window_offsets({0, 0, 0, 0})
+                                         .window_sizes({1, 1, 4, 4})
+                                         .window_strides({1, 1, 1, 1})
+                                         .output_sizes({1, 1, 2, 2})
+                                         .expect_output({1, 2, 5, 6})},
+      {"output_smaller_than_window_negative_stride", seed_input()
+                                                         .window_offsets({0, 0, 0, 0})
+                                                         .window_sizes({1, 1, 4, 4})
+                                                         .window_strides({1, 1, -1, 1})
+                                                         .output_sizes({1, 1, 2, 1})
+                                                         .expect_output({13, 9})},
       // Ranks 1 and 8 (from 3_0), rank 5 at 2_1.
-      {"rank1_negative_stride",
-       Slice1Tester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({5})
-           .input_data(Values::iota(5, 0))
-           .window_offsets({1})
-           .window_sizes({4})
-           .window_strides({-2})
-           .output_sizes({2})
-           .expect_output({4, 2})},
+      {"rank1_negative_stride", Slice1Tester()
+                                    .level(FeatureLevel::L3_0)
+                                    .input_sizes({5})
+                                    .input_data(Values::iota(5, 0))
+                                    .window_offsets({1})
+                                    .window_sizes({4})
+                                    .window_strides({-2})
+                                    .output_sizes({2})
+                                    .expect_output({4, 2})},
       // Element (a,0,...,0,c) comes from input (1-a, 0,...,0, 2-c), flat index 3*(1-a) + 2-c.
-      {"rank8_reversed",
-       Slice1Tester()
-           .level(FeatureLevel::L3_0)
-           .input_sizes({2, 1, 1, 1, 1, 1, 1, 3})
-           .input_data(Values::iota(6, 0))
-           .window_offsets({0, 0, 0, 0, 0, 0, 0, 0})
-           .window_sizes({2, 1, 1, 1, 1, 1, 1, 3})
-           .window_strides({-1, 1, 1, 1, 1, 1, 1, -1})
-           .output_sizes({2, 1, 1, 1, 1, 1, 1, 3})
-           .expect_output({5, 4, 3, 2, 1, 0})},
-      {"level_2_1_rank5_int8_reversed",
-       Slice1Tester()
-           .level(FeatureLevel::L2_1)
-           .type(DataType::INT8)
-           .input_sizes({1, 1, 1, 1, 4})
-           .input_data({-128, -1, 0, 127})
-           .window_offsets({0, 0, 0, 0, 0})
-           .window_sizes({1, 1, 1, 1, 4})
-           .window_strides({1, 1, 1, 1, -1})
-           .output_sizes({1, 1, 1, 1, 4})
-           .expect_output({127, 0, -1, -128})},
+      {"rank8_reversed", Slice1Tester()
+                             .level(FeatureLevel::L3_0)
+                             .input_sizes({2, 1, 1, 1, 1, 1, 1, 3})
+                             .input_data(Values::iota(6, 0))
+                             .window_offsets({0, 0, 0, 0, 0, 0, 0, 0})
+                             .window_sizes({2, 1, 1, 1, 1, 1, 1, 3})
+                             .window_strides({-1, 1, 1, 1, 1, 1, 1, -1})
+                             .output_sizes({2, 1, 1, 1, 1, 1, 1, 3})
+                             .expect_output({5, 4, 3, 2, 1, 0})},
+      {"level_2_1_rank5_int8_reversed", Slice1Tester()
+                                            .level(FeatureLevel::L2_1)
+                                            .type(DataType::INT8)
+                                            .input_sizes({1, 1, 1, 1, 4})
+                                            .input_data({-128, -1, 0, 127})
+                                            .window_offsets({0, 0, 0, 0, 0})
+                                            .window_sizes({1, 1, 1, 1, 4})
+                                            .window_strides({1, 1, 1, 1, -1})
+                                            .output_sizes({1, 1, 1, 1, 4})
+                                            .expect_output({127, 0, -1, -128})},
       // Bit-exact data movement.
       {"float32_nan_payload_and_negative_zero_reversed",
        Slice1Tester()
@@ -121,122 +114,109 @@ std::vector<Slice1Case> slice1_conformance_cases() {
            .window_strides({1, 1, 1, -1})
            .output_sizes({1, 1, 1, 3})
            .expect_output(Values::bits({0x0001, 0x8000, 0x7E01}))},
-      {"float64_from_4_1",
-       Slice1Tester()
-           .level(FeatureLevel::L4_1)
-           .type(F64)
-           .input_sizes({2})
-           .input_data(Values::bits({0x7FF0000000000001, 0x8000000000000000}))
-           .window_offsets({0})
-           .window_sizes({2})
-           .window_strides({-1})
-           .output_sizes({2})
-           .expect_output(Values::bits({0x8000000000000000, 0x7FF0000000000001}))},
-      {"int64_extremes_reversed",
-       Slice1Tester()
-           .type(I64)
-           .input_sizes({1, 1, 1, 3})
-           .input_data(Values::ints({kMin, -1, kMax}))
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 1, 3})
-           .window_strides({1, 1, 1, -1})
-           .output_sizes({1, 1, 1, 3})
-           .expect_output(Values::ints({kMax, -1, kMin}))},
+      {"float64_from_4_1", Slice1Tester()
+                               .level(FeatureLevel::L4_1)
+                               .type(F64)
+                               .input_sizes({2})
+                               .input_data(Values::bits({0x7FF0000000000001, 0x8000000000000000}))
+                               .window_offsets({0})
+                               .window_sizes({2})
+                               .window_strides({-1})
+                               .output_sizes({2})
+                               .expect_output(Values::bits({0x8000000000000000, 0x7FF0000000000001}))},
+      {"int64_extremes_reversed", Slice1Tester()
+                                      .type(I64)
+                                      .input_sizes({1, 1, 1, 3})
+                                      .input_data(Values::ints({kMin, -1, kMax}))
+                                      .window_offsets({0, 0, 0, 0})
+                                      .window_sizes({1, 1, 1, 3})
+                                      .window_strides({1, 1, 1, -1})
+                                      .output_sizes({1, 1, 1, 3})
+                                      .expect_output(Values::ints({kMax, -1, kMin}))},
       // Strided tensors.
-      {"padded_input_rows",
-       Slice1Tester()
-           .input_sizes({1, 1, 2, 3})
-           .input_strides({8, 8, 4, 1})
-           .input_data(Values::iota(6))
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 2, 3})
-           .window_strides({1, 1, -1, 2})
-           .output_sizes({1, 1, 2, 2})
-           .expect_output({4, 6, 1, 3})},
-      {"permuted_input_strides_column_major",
-       Slice1Tester()
-           .input_sizes({1, 1, 2, 3})
-           .input_strides({6, 6, 1, 2})
-           .input_data(Values::iota(6))
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 2, 3})
-           .window_strides({1, 1, 1, -1})
-           .output_sizes({1, 1, 2, 3})
-           .expect_output({3, 2, 1, 6, 5, 4})},
-      {"broadcast_input_zero_stride_rows",
-       Slice1Tester()
-           .input_sizes({1, 1, 2, 3})
-           .input_strides({0, 0, 0, 1})
-           .input_data({1, 2, 3, 1, 2, 3})
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 2, 3})
-           .window_strides({1, 1, -1, -1})
-           .output_sizes({1, 1, 2, 3})
-           .expect_output({3, 2, 1, 3, 2, 1})},
-      {"padded_output_rows",
-       seed_input()
-           .window_offsets({0, 0, 0, 1})
-           .window_sizes({1, 1, 4, 3})
-           .window_strides({1, 1, -2, 2})
-           .output_sizes({1, 1, 2, 2})
-           .output_strides({8, 8, 4, 1})
-           .expect_output({14, 16, 6, 8})},
+      {"padded_input_rows", Slice1Tester()
+                                .input_sizes({1, 1, 2, 3})
+                                .input_strides({8, 8, 4, 1})
+                                .input_data(Values::iota(6))
+                                .window_offsets({0, 0, 0, 0})
+                                .window_sizes({1, 1, 2, 3})
+                                .window_strides({1, 1, -1, 2})
+                                .output_sizes({1, 1, 2, 2})
+                                .expect_output({4, 6, 1, 3})},
+      {"permuted_input_strides_column_major", Slice1Tester()
+                                                  .input_sizes({1, 1, 2, 3})
+                                                  .input_strides({6, 6, 1, 2})
+                                                  .input_data(Values::iota(6))
+                                                  .window_offsets({0, 0, 0, 0})
+                                                  .window_sizes({1, 1, 2, 3})
+                                                  .window_strides({1, 1, 1, -1})
+                                                  .output_sizes({1, 1, 2, 3})
+                                                  .expect_output({3, 2, 1, 6, 5, 4})},
+      {"broadcast_input_zero_stride_rows", Slice1Tester()
+                                               .input_sizes({1, 1, 2, 3})
+                                               .input_strides({0, 0, 0, 1})
+                                               .input_data({1, 2, 3, 1, 2, 3})
+                                               .window_offsets({0, 0, 0, 0})
+                                               .window_sizes({1, 1, 2, 3})
+                                               .window_strides({1, 1, -1, -1})
+                                               .output_sizes({1, 1, 2, 3})
+                                               .expect_output({3, 2, 1, 3, 2, 1})},
+      {"padded_output_rows", seed_input()
+                                 .window_offsets({0, 0, 0, 1})
+                                 .window_sizes({1, 1, 4, 3})
+                                 .window_strides({1, 1, -2, 2})
+                                 .output_sizes({1, 1, 2, 2})
+                                 .output_strides({8, 8, 4, 1})
+                                 .expect_output({14, 16, 6, 8})},
       // Invalid descriptors.
-      {"rejects_empty_window",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 0, 4})
-           .window_strides({1, 1, 1, 1})
-           .output_sizes({1, 1, 1, 4})
-           .expect_rejected("SLICE1.WINDOW_EMPTY")},
-      {"rejects_window_past_input_end",
-       seed_input()
-           .window_offsets({0, 0, 1, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, 1, 1})
-           .output_sizes({1, 1, 1, 1})
-           .expect_rejected("SLICE1.WINDOW_BOUNDS")},
-      {"rejects_zero_stride",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, 0, 1})
-           .output_sizes({1, 1, 1, 4})
-           .expect_rejected("SLICE1.STRIDE_ZERO")},
+      {"rejects_empty_window", seed_input()
+                                   .window_offsets({0, 0, 0, 0})
+                                   .window_sizes({1, 1, 0, 4})
+                                   .window_strides({1, 1, 1, 1})
+                                   .output_sizes({1, 1, 1, 4})
+                                   .expect_rejected("SLICE1.WINDOW_EMPTY")},
+      {"rejects_window_past_input_end", seed_input()
+                                            .window_offsets({0, 0, 1, 0})
+                                            .window_sizes({1, 1, 4, 4})
+                                            .window_strides({1, 1, 1, 1})
+                                            .output_sizes({1, 1, 1, 1})
+                                            .expect_rejected("SLICE1.WINDOW_BOUNDS")},
+      {"rejects_zero_stride", seed_input()
+                                  .window_offsets({0, 0, 0, 0})
+                                  .window_sizes({1, 1, 4, 4})
+                                  .window_strides({1, 1, 0, 1})
+                                  .output_sizes({1, 1, 1, 4})
+                                  .expect_rejected("SLICE1.STRIDE_ZERO")},
       // MaxCopiedElements = 1 + (4-1)/2 = 2 (the seed divides by the stride; SPEC.md by its abs).
-      {"rejects_output_beyond_reachable_elements",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, -2, 1})
-           .output_sizes({1, 1, 3, 4})
-           .expect_rejected("SLICE1.OUTPUT_SIZE")},
-      {"rejects_output_type_differing_from_input",
-       seed_input()
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, 1, 1})
-           .output_sizes({1, 1, 4, 4})
-           .output_type(I32)
-           .expect_rejected("SLICE1.DTYPE_MATCH")},
-      {"rejects_rank3_at_2_1",
-       Slice1Tester()
-           .level(FeatureLevel::L2_1)
-           .input_sizes({1, 2, 2})
-           .input_data(Values::iota(4))
-           .window_offsets({0, 0, 0})
-           .window_sizes({1, 2, 2})
-           .window_strides({1, 1, 1})
-           .output_sizes({1, 2, 2})
-           .expect_rejected("SLICE1.DIMCOUNT")},
-      {"rejects_level_before_2_1",
-       seed_input()
-           .level(FeatureLevel::L2_0)
-           .window_offsets({0, 0, 0, 0})
-           .window_sizes({1, 1, 4, 4})
-           .window_strides({1, 1, 1, 1})
-           .output_sizes({1, 1, 4, 4})
-           .expect_rejected("OP.FEATURE_LEVEL")},
+      {"rejects_output_beyond_reachable_elements", seed_input()
+                                                       .window_offsets({0, 0, 0, 0})
+                                                       .window_sizes({1, 1, 4, 4})
+                                                       .window_strides({1, 1, -2, 1})
+                                                       .output_sizes({1, 1, 3, 4})
+                                                       .expect_rejected("SLICE1.OUTPUT_SIZE")},
+      {"rejects_output_type_differing_from_input", seed_input()
+                                                       .window_offsets({0, 0, 0, 0})
+                                                       .window_sizes({1, 1, 4, 4})
+                                                       .window_strides({1, 1, 1, 1})
+                                                       .output_sizes({1, 1, 4, 4})
+                                                       .output_type(I32)
+                                                       .expect_rejected("SLICE1.DTYPE_MATCH")},
+      {"rejects_rank3_at_2_1", Slice1Tester()
+                                   .level(FeatureLevel::L2_1)
+                                   .input_sizes({1, 2, 2})
+                                   .input_data(Values::iota(4))
+                                   .window_offsets({0, 0, 0})
+                                   .window_sizes({1, 2, 2})
+                                   .window_strides({1, 1, 1})
+                                   .output_sizes({1, 2, 2})
+                                   .expect_rejected("SLICE1.DIMCOUNT")},
+      {"rejects_level_before_2_1", seed_input()
+                                       .level(FeatureLevel::L2_0)
+                                       .window_offsets({0, 0, 0, 0})
+                                       .window_sizes({1, 1, 4, 4})
+                                       .window_strides({1, 1, 1, 1})
+                                       .output_sizes({1, 1, 4, 4})
+                                       .expect_rejected("OP.FEATURE_LEVEL")},
   };
 }
 
@@ -244,7 +224,9 @@ namespace {
 
 class ReferenceSlice1 : public ::testing::TestWithParam<Slice1Case> {};
 
-TEST_P(ReferenceSlice1, Case) { GetParam().tester.run(reference_backend()); }
+TEST_P(ReferenceSlice1, Case) {
+  GetParam().tester.run(reference_backend());
+}
 
 INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceSlice1, ::testing::ValuesIn(slice1_conformance_cases()),
                          case_name<Slice1Tester>);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <set>
 #include <string>
 #include <tuple>
@@ -43,6 +44,10 @@ struct SupportCase {
 
 RoleSupport ranks(uint32_t lo, uint32_t hi, std::vector<DataType> types) {
   return {lo, hi, std::move(types)};
+}
+
+void PrintTo(const SupportCase& c, std::ostream* os) {
+  *os << c.name;
 }
 
 class SupportTable : public ::testing::TestWithParam<SupportCase> {};
@@ -145,6 +150,7 @@ INSTANTIATE_TEST_SUITE_P(
         // MIN, MAX
         SupportCase{"MinL1_0", O::REDUCE, F::MIN, INPUT, L::L1_0, ranks(4, 4, kF32F16)},
         SupportCase{"MaxL2_1", O::REDUCE, F::MAX, OUTPUT, L::L2_1, ranks(4, 4, kF32F16I32U32)},
+        SupportCase{"MinInL2_1", O::REDUCE, F::MIN, INPUT, L::L2_1, ranks(4, 4, kF32F16I32U32)},
         SupportCase{"MinL3_0", O::REDUCE, F::MIN, INPUT, L::L3_0, ranks(1, 8, k8)},
         SupportCase{"MaxL4_1UsesL3_0", O::REDUCE, F::MAX, INPUT, L::L4_1, ranks(1, 8, k8)},
         SupportCase{"MaxL5_0", O::REDUCE, F::MAX, OUTPUT, L::L5_0, ranks(1, 8, kNoF64)},
@@ -167,6 +173,9 @@ struct IntroducedCase {
   OpKind op;
   FeatureLevel level;
 };
+void PrintTo(const IntroducedCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class SupportIntroducedAt : public ::testing::TestWithParam<IntroducedCase> {};
 TEST_P(SupportIntroducedAt, GivesTheFirstLevel) {
   EXPECT_EQ(introduced_at(GetParam().op), GetParam().level);
@@ -187,6 +196,9 @@ struct CellsCase {
   size_t count;  // total number of cells
   std::vector<SupportCell> present, absent;
 };
+void PrintTo(const CellsCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class SupportCells : public ::testing::TestWithParam<CellsCase> {};
 
 TEST_P(SupportCells, EnumerateEveryLegalCellOnce) {
@@ -221,6 +233,13 @@ INSTANTIATE_TEST_SUITE_P(
                   {{O::SLICE, kNone, INPUT, INT8, 4},
                    {O::SLICE1, kNone, INPUT, FLOAT32, 4},
                    {O::REDUCE, F::SUM, INPUT, FLOAT32, 3}}},
+        CellsCase{"L2_1",
+                  L::L2_1,
+                  // SLICE, SLICE1 2 x 8 x 2 each; SCATTER_ND 3 x 8 + 1; GATHER 2 x 8 + 1; REDUCE (rank 4):
+                  // ARG 2 x (8 + 1), AVG 4 x 4, L1 2 x 4, MINMAX 2 x 8, MULSUM 2 x 8.
+                  2 * 32 + 25 + 17 + (18 + 16 + 8 + 16 + 16),
+                  {{O::SCATTER_ND, kNone, INDICES, UINT32, 4}, {O::REDUCE, F::MIN, INPUT, UINT32, 4}},
+                  {{O::SCATTER_ND, kNone, INDICES, INT32, 4}, {O::REDUCE, F::MIN, INPUT, INT8, 4}}},
         CellsCase{"L3_0",
                   L::L3_0,
                   // SLICE, SLICE1: 2 x 8 x 8 each; SCATTER_ND 3 x 8 x 8 + 4 x 8; GATHER 2 x 8 x 8 + 4 x 8;
@@ -232,6 +251,13 @@ INSTANTIATE_TEST_SUITE_P(
                   {{O::SLICE, kNone, OUTPUT, FLOAT64, 1},
                    {O::REDUCE, F::SUM, INPUT, INT64, 2},
                    {O::SLICE, kNone, OUTPUT, INT8, 9}}},
+        CellsCase{"L4_1",
+                  L::L4_1,
+                  // SLICE, SLICE1 2 x 11 x 8; SCATTER 3 x 11 x 8 + 4 x 8; GATHER 2 x 11 x 8 + 4 x 8;
+                  // REDUCE per rank: ARG 2 x (10 + 4), AVG 4 x 4, L1 2 x 4, MINMAX 2 x 16, MULSUM 2 x 8.
+                  2 * 176 + (264 + 32) + (176 + 32) + 8 * (28 + 16 + 8 + 32 + 16),
+                  {{O::REDUCE, F::ARGMAX, INPUT, INT64, 8}, {O::GATHER_ELEMENTS, kNone, INPUT, FLOAT64, 1}},
+                  {{O::REDUCE, F::MAX, INPUT, INT64, 4}, {O::REDUCE, F::ARGMAX, INPUT, FLOAT64, 4}}},
         CellsCase{"L5_0HasInt64Sums",
                   L::L5_0,
                   // SLICE, SLICE1 2 x 11 x 8; SCATTER 3 x 11 x 8 + 4 x 8; GATHER 2 x 11 x 8 + 4 x 8;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct CoordCase {
   std::vector<Coord> expected;
 };
 
+void PrintTo(const CoordCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class TensorForEachCoord : public ::testing::TestWithParam<CoordCase> {};
 
 TEST_P(TensorForEachCoord, VisitsEveryCoordinateInRowMajorOrder) {
@@ -64,6 +68,9 @@ struct LayoutCase {
   std::optional<uint64_t> bytes;  // expected min_implied_bytes
 };
 
+void PrintTo(const LayoutCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class TensorLayout : public ::testing::TestWithParam<LayoutCase> {};
 
 TEST_P(TensorLayout, StridesSpanAndMinimumBytes) {
@@ -127,6 +134,9 @@ struct MemoryCase {
   std::vector<float> memory;  // the expected buffer, as floats (padding is zero)
 };
 
+void PrintTo(const MemoryCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class TensorMemory : public ::testing::TestWithParam<MemoryCase> {};
 
 Bytes float_bytes(const std::vector<float>& v) {
@@ -178,6 +188,9 @@ struct HalfCase {
   uint16_t bits;  // the binary16 bit pattern
 };
 
+void PrintTo(const HalfCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class TensorRoundToHalf : public ::testing::TestWithParam<HalfCase> {};
 
 uint16_t half_bits(half h) {

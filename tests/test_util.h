@@ -58,7 +58,9 @@ class Values {
     return Values(std::move(v));
   }
 
-  std::size_t size() const { return kind_ == Kind::Real ? reals_.size() : kind_ == Kind::Signed ? signed_.size() : unsigned_.size(); }
+  std::size_t size() const {
+    return kind_ == Kind::Real ? reals_.size() : kind_ == Kind::Signed ? signed_.size() : unsigned_.size();
+  }
   bool empty() const { return size() == 0; }
 
   // The values as logical data of type t.
@@ -79,11 +81,14 @@ class Values {
 
  private:
   enum class Kind { Real, Signed, Unsigned, Bits };
-  template <class I> static void store_integer(DataType t, I v, std::byte* p) {
+  template <class I>
+  static void store_integer(DataType t, I v, std::byte* p) {
     dispatch(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (is_float_v<T>) from_double(t, static_cast<double>(v), p);
-      else store<T>(p, static_cast<T>(v));
+      if constexpr (is_float_v<T>)
+        from_double(t, static_cast<double>(v), p);
+      else
+        store<T>(p, static_cast<T>(v));
     });
   }
   Kind kind_ = Kind::Real;
@@ -114,7 +119,8 @@ inline std::string element_text(DataType t, const std::byte* p) {
 inline std::string describe(DataType t, const Bytes& logical) {
   const std::size_t es = element_size(t);
   std::string s = "[";
-  for (std::size_t i = 0; i * es < logical.size(); ++i) s += (i ? ", " : "") + element_text(t, logical.data() + i * es);
+  for (std::size_t i = 0; i * es < logical.size(); ++i)
+    s += (i ? ", " : "") + element_text(t, logical.data() + i * es);
   return s + "]";
 }
 
@@ -152,11 +158,12 @@ inline uint64_t binding_size(const TensorDesc& t, const std::map<Role, uint64_t>
 // Places each input's logical data in memory following its strides (to_memory), fills the output
 // binding with kOutputFill and a guard zone after it, runs the backend, and reads the logical
 // output back (from_memory).
-inline RunOutput run_case(Backend& backend, const OperatorDesc& desc, FeatureLevel level, const InputData& data,
-                          const std::map<Role, uint64_t>& binding_bytes = {}) {
+inline RunOutput run_case(Backend& backend, const OperatorDesc& desc, FeatureLevel level,
+                          const InputData& data, const std::map<Role, uint64_t>& binding_bytes = {}) {
   std::map<Role, Bytes> inputs;
   for (Role r : roles(op_kind(desc)))
-    if (is_input_role(r)) inputs[r] = to_memory(*tensor(desc, r), data.of(r), binding_size(*tensor(desc, r), binding_bytes, r));
+    if (is_input_role(r))
+      inputs[r] = to_memory(*tensor(desc, r), data.of(r), binding_size(*tensor(desc, r), binding_bytes, r));
   const std::map<Role, Bytes> inputs_before = inputs;
 
   const TensorDesc& out_desc = *tensor(desc, Role::OUTPUT);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -155,6 +156,9 @@ const std::vector<CatalogEntry> kExpectedCatalog = {
     {"GATHERELEMENTS.INDEX_RANGE", RuleTag::DocData},
 };
 
+void PrintTo(const CatalogEntry& c, std::ostream* os) {
+  *os << c.id;
+}
 class ValidatorCatalog : public ::testing::TestWithParam<CatalogEntry> {};
 
 TEST_P(ValidatorCatalog, HasTheRuleWithItsTag) {
@@ -194,6 +198,9 @@ struct ValidCase {
   OperatorDesc desc;
   std::vector<FeatureLevel> levels;
 };
+void PrintTo(const ValidCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class ValidatorValid : public ::testing::TestWithParam<ValidCase> {};
 
 TEST_P(ValidatorValid, HasNoFindings) {
@@ -318,6 +325,9 @@ struct RuleCase {
   std::vector<std::string> mentions;  // text some message must contain (field paths, values)
 };
 
+void PrintTo(const RuleCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class ValidatorRule : public ::testing::TestWithParam<RuleCase> {};
 
 std::set<std::string> rule_ids(const std::vector<Violation>& v) {
@@ -758,6 +768,9 @@ struct AbsurdCase {
   OperatorDesc desc;
   std::string some_rule;  // at least this rule is reported
 };
+void PrintTo(const AbsurdCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class ValidatorAbsurd : public ::testing::TestWithParam<AbsurdCase> {};
 
 TEST_P(ValidatorAbsurd, ReportsInsteadOfCrashing) {
@@ -814,9 +827,12 @@ struct DataCase {
   OperatorDesc desc;
   FeatureLevel level;
   InputData data;
-  std::set<std::string> rules;        // expected rule IDs
+  std::set<std::string> rules;             // expected rule IDs
   std::vector<std::string> mentions = {};  // text some message must contain
 };
+void PrintTo(const DataCase& c, std::ostream* os) {
+  *os << c.name;
+}
 class ValidatorData : public ::testing::TestWithParam<DataCase> {};
 
 TEST_P(ValidatorData, ReportsTheClassUDataRules) {

@@ -11,9 +11,10 @@ constexpr uint32_t kAbiDataTypes[kDataTypeCount] = {
     DMLCERT_DATA_TYPE_UINT32,  DMLCERT_DATA_TYPE_UINT16,  DMLCERT_DATA_TYPE_UINT8};  // DataType order
 
 constexpr uint32_t kAbiLevels[kFeatureLevelCount] = {
-    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1, DMLCERT_FEATURE_LEVEL_3_0,
-    DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0, DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0,
-    DMLCERT_FEATURE_LEVEL_5_1, DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
+    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1,
+    DMLCERT_FEATURE_LEVEL_3_0, DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0,
+    DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0, DMLCERT_FEATURE_LEVEL_5_1,
+    DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
     DMLCERT_FEATURE_LEVEL_6_2, DMLCERT_FEATURE_LEVEL_6_3, DMLCERT_FEATURE_LEVEL_6_4};  // FeatureLevel order
 
 TensorDesc tensor_from_abi(const dmlcert_tensor_desc* t, std::string* error) {
@@ -34,23 +35,32 @@ TensorDesc tensor_from_abi(const dmlcert_tensor_desc* t, std::string* error) {
   return out;
 }
 
-template <class T> std::vector<T> array(const T* p, uint32_t n) { return p ? std::vector<T>(p, p + n) : std::vector<T>(n); }
+template <class T>
+std::vector<T> array(const T* p, uint32_t n) {
+  return p ? std::vector<T>(p, p + n) : std::vector<T>(n);
+}
 
 }  // namespace
 
-uint32_t to_abi(DataType t) { return kAbiDataTypes[static_cast<size_t>(t)]; }
+uint32_t to_abi(DataType t) {
+  return kAbiDataTypes[static_cast<size_t>(t)];
+}
 std::optional<DataType> data_type_from_abi(uint32_t t) {
   for (int i = 0; i < kDataTypeCount; ++i)
     if (kAbiDataTypes[i] == t) return kAllDataTypes[i];
   return std::nullopt;
 }
-uint32_t to_abi(FeatureLevel l) { return kAbiLevels[static_cast<size_t>(l)]; }
+uint32_t to_abi(FeatureLevel l) {
+  return kAbiLevels[static_cast<size_t>(l)];
+}
 std::optional<FeatureLevel> feature_level_from_abi(uint32_t l) {
   for (int i = 0; i < kFeatureLevelCount; ++i)
     if (kAbiLevels[i] == l) return static_cast<FeatureLevel>(i);
   return std::nullopt;
 }
-uint32_t to_abi(OpKind op) { return static_cast<uint32_t>(op) + DMLCERT_OPERATOR_SLICE; }
+uint32_t to_abi(OpKind op) {
+  return static_cast<uint32_t>(op) + DMLCERT_OPERATOR_SLICE;
+}
 std::optional<OpKind> op_from_abi(uint32_t op) {
   if (op < DMLCERT_OPERATOR_SLICE || op > DMLCERT_OPERATOR_GATHER_ELEMENTS) return std::nullopt;
   return static_cast<OpKind>(op - DMLCERT_OPERATOR_SLICE);
@@ -63,7 +73,8 @@ void AbiOperator::fill(const TensorDesc& t, dmlcert_tensor_desc& out) {
   out.strides = t.strides ? t.strides->data() : nullptr;
   out.total_tensor_size_in_bytes = t.total_bytes;
   if (t.strides && t.strides->size() != t.sizes.size() && !unrepresentable_)
-    unrepresentable_ = Violation{"T.STRIDES_COUNT", "strides and sizes differ in length; the C ABI has one DimensionCount"};
+    unrepresentable_ =
+        Violation{"T.STRIDES_COUNT", "strides and sizes differ in length; the C ABI has one DimensionCount"};
 }
 
 AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
@@ -75,11 +86,16 @@ AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
   op_.type = to_abi(op_kind(desc_));
   auto parallel = [this](std::string rule, size_t a, size_t b, size_t c) {
     if ((a != b || b != c) && !unrepresentable_)
-      unrepresentable_ = Violation{std::move(rule), "parameter arrays differ in length; the C ABI has one DimensionCount"};
+      unrepresentable_ =
+          Violation{std::move(rule), "parameter arrays differ in length; the C ABI has one DimensionCount"};
   };
   if (auto* d = std::get_if<SliceDesc>(&desc_)) {
     parallel("SLICE.DIMCOUNT", d->offsets.size(), d->sizes.size(), d->strides.size());
-    u_.slice = {in, out, static_cast<uint32_t>(d->offsets.size()), d->offsets.data(), d->sizes.data(),
+    u_.slice = {in,
+                out,
+                static_cast<uint32_t>(d->offsets.size()),
+                d->offsets.data(),
+                d->sizes.data(),
                 d->strides.data()};
     op_.desc = &u_.slice;
   } else if (auto* d = std::get_if<Slice1Desc>(&desc_)) {
@@ -96,7 +112,8 @@ AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
     u_.scatter_nd = {in, idx, upd, out, d->input_dimension_count, d->indices_dimension_count};
     op_.desc = &u_.scatter_nd;
   } else if (auto* d = std::get_if<ReduceDesc>(&desc_)) {
-    u_.reduce = {static_cast<uint32_t>(d->function), in, out, static_cast<uint32_t>(d->axes.size()), d->axes.data()};
+    u_.reduce = {static_cast<uint32_t>(d->function), in, out, static_cast<uint32_t>(d->axes.size()),
+                 d->axes.data()};
     op_.desc = &u_.reduce;
   } else if (auto* d = std::get_if<GatherElementsDesc>(&desc_)) {
     u_.gather_elements = {in, idx, out, d->axis};
@@ -121,15 +138,15 @@ std::optional<OperatorDesc> from_abi(const dmlcert_operator_desc& op, std::strin
     }
     case DMLCERT_OPERATOR_SLICE1: {
       auto& d = *static_cast<const dmlcert_slice1_operator_desc*>(op.desc);
-      result = Slice1Desc{t(d.input_tensor), t(d.output_tensor), array(d.input_window_offsets, d.dimension_count),
-                          array(d.input_window_sizes, d.dimension_count),
-                          array(d.input_window_strides, d.dimension_count)};
+      result = Slice1Desc{
+          t(d.input_tensor), t(d.output_tensor), array(d.input_window_offsets, d.dimension_count),
+          array(d.input_window_sizes, d.dimension_count), array(d.input_window_strides, d.dimension_count)};
       break;
     }
     case DMLCERT_OPERATOR_SCATTER_ND: {
       auto& d = *static_cast<const dmlcert_scatter_nd_operator_desc*>(op.desc);
-      result = ScatterNdDesc{t(d.input_tensor),          t(d.indices_tensor),         t(d.updates_tensor),
-                             t(d.output_tensor),         d.input_dimension_count, d.indices_dimension_count};
+      result = ScatterNdDesc{t(d.input_tensor),  t(d.indices_tensor),     t(d.updates_tensor),
+                             t(d.output_tensor), d.input_dimension_count, d.indices_dimension_count};
       break;
     }
     case DMLCERT_OPERATOR_REDUCE: {

@@ -12,9 +12,13 @@ struct Adapter {
   AdapterHooks hooks;
 };
 
-Adapter& self(void* context) { return *static_cast<Adapter*>(context); }
+Adapter& self(void* context) {
+  return *static_cast<Adapter*>(context);
+}
 
-uint32_t max_feature_level(void* context) { return to_abi(self(context).backend->max_feature_level()); }
+uint32_t max_feature_level(void* context) {
+  return to_abi(self(context).backend->max_feature_level());
+}
 
 int implements(void* context, uint32_t op, uint32_t function, uint32_t type) {
   auto kind = op_from_abi(op);
@@ -26,8 +30,9 @@ int implements(void* context, uint32_t op, uint32_t function, uint32_t type) {
 }
 
 uint32_t execute(void* context, const dmlcert_operator_desc* op, uint32_t feature_level,
-                 const dmlcert_input_binding* inputs, uint32_t input_count, const dmlcert_output_binding* outputs,
-                 uint32_t output_count, char* message, size_t message_capacity) {
+                 const dmlcert_input_binding* inputs, uint32_t input_count,
+                 const dmlcert_output_binding* outputs, uint32_t output_count, char* message,
+                 size_t message_capacity) {
   Adapter& a = self(context);
   std::string error;
   auto desc = op ? from_abi(*op, &error) : std::nullopt;
@@ -70,16 +75,24 @@ uint32_t execute(void* context, const dmlcert_operator_desc* op, uint32_t featur
   return DMLCERT_STATUS_ERROR;
 }
 
-void destroy(void* context) { delete static_cast<Adapter*>(context); }
+void destroy(void* context) {
+  delete static_cast<Adapter*>(context);
+}
 
 }  // namespace
 
-const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<Backend> backend, std::string name,
-                                         AdapterHooks hooks) {
+const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<Backend> backend,
+                                         std::string name, AdapterHooks hooks) {
   if (abi_version != DMLCERT_ABI_VERSION || !backend) return nullptr;
   auto* a = new Adapter{{}, std::move(backend), std::move(name), std::move(hooks)};
-  a->table = {DMLCERT_ABI_VERSION, sizeof(dmlcert_backend_v1), a->name.c_str(), a, max_feature_level, implements,
-              execute, destroy};
+  a->table = {DMLCERT_ABI_VERSION,
+              sizeof(dmlcert_backend_v1),
+              a->name.c_str(),
+              a,
+              max_feature_level,
+              implements,
+              execute,
+              destroy};
   return &a->table;
 }
 

@@ -22,7 +22,7 @@ struct AdapterHooks {
 
 // Returns a table that lives until its destroy() is called. `abi_version` is what the harness
 // asked for; returns nullptr when it is not DMLCERT_ABI_VERSION.
-const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<Backend> backend, std::string name,
-                                         AdapterHooks hooks = {});
+const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<Backend> backend,
+                                         std::string name, AdapterHooks hooks = {});
 
 }  // namespace dmlcert::plugin

@@ -116,10 +116,10 @@ enum {
 
 /* A tensor descriptor (DML_BUFFER_TENSOR_DESC). */
 typedef struct dmlcert_tensor_desc {
-  uint32_t data_type;       /* a DMLCERT_DATA_TYPE_* value */
-  uint32_t dimension_count; /* number of entries in sizes (and strides) */
-  const uint32_t* sizes;    /* dimension_count sizes, outermost first */
-  const uint32_t* strides;  /* dimension_count strides in elements, or NULL for packed row-major */
+  uint32_t data_type;                  /* a DMLCERT_DATA_TYPE_* value */
+  uint32_t dimension_count;            /* number of entries in sizes (and strides) */
+  const uint32_t* sizes;               /* dimension_count sizes, outermost first */
+  const uint32_t* strides;             /* dimension_count strides in elements, or NULL for packed row-major */
   uint64_t total_tensor_size_in_bytes; /* TotalTensorSizeInBytes: the bytes the tensor may use */
 } dmlcert_tensor_desc;
 

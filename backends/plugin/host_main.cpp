@@ -70,7 +70,7 @@ void install_handlers() {
   ss.ss_sp = alt_stack;
   ss.ss_size = sizeof alt_stack;
   ::sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_sigaction = on_fault;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   ::sigaction(SIGSEGV, &sa, nullptr);
@@ -115,9 +115,11 @@ bool map_call(const wire::CallLayout& layout, Bindings& b) {
 }
 
 void unmap_call() {
-  if (g_state.arena_end) ::munmap(reinterpret_cast<void*>(g_state.arena_begin), g_state.arena_end - g_state.arena_begin);
+  if (g_state.arena_end)
+    ::munmap(reinterpret_cast<void*>(g_state.arena_begin), g_state.arena_end - g_state.arena_begin);
   g_state.arena_begin = g_state.arena_end = 0;
-  for (uint32_t i = 0; i < kRoleCount; ++i) g_state.region_begin[i] = g_state.region_end[i] = g_state.data_begin[i] = 0;
+  for (uint32_t i = 0; i < kRoleCount; ++i)
+    g_state.region_begin[i] = g_state.region_end[i] = g_state.data_begin[i] = 0;
 }
 
 void send_hello(Backend* backend, const std::string& error) {
@@ -154,7 +156,10 @@ int serve(Backend& backend) {
     if (!rd.ok() || !desc || level >= kFeatureLevelCount) {
       result = {Status::Error, Fault::None, "plugin host: malformed request", {}};
     } else if (!map_call(layout, b)) {
-      result = {Status::Error, Fault::None, std::string("plugin host: cannot map buffers: ") + std::strerror(errno), {}};
+      result = {Status::Error,
+                Fault::None,
+                std::string("plugin host: cannot map buffers: ") + std::strerror(errno),
+                {}};
     } else {
       result = backend.execute(*desc, static_cast<FeatureLevel>(level), b);
     }

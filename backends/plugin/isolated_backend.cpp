@@ -45,7 +45,8 @@ std::string describe_exit(int wstatus) {
 
 class IsolatedBackend : public Backend {
  public:
-  IsolatedBackend(std::string spec, IsolationOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
+  IsolatedBackend(std::string spec, IsolationOptions options)
+      : spec_(std::move(spec)), options_(std::move(options)) {
     page_ = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   }
   ~IsolatedBackend() override {
@@ -84,14 +85,16 @@ class IsolatedBackend : public Backend {
 
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
     std::string error;
-    if (pid_ < 0 && !start(&error)) return {Status::Error, Fault::Crash, "cannot restart the backend process: " + error, {}};
+    if (pid_ < 0 && !start(&error))
+      return {Status::Error, Fault::Crash, "cannot restart the backend process: " + error, {}};
 
     std::vector<Role> op_roles = roles(op_kind(desc));
     uint64_t sizes[kRoleCount] = {};
     for (Role r : op_roles) sizes[static_cast<size_t>(r)] = b.of(r).size;
     wire::CallLayout layout = wire::lay_out(op_roles, sizes, page_);
     if (!ensure_shm(layout.total_bytes))
-      return {Status::Error, Fault::None, std::string("cannot grow shared memory: ") + std::strerror(errno), {}};
+      return {
+          Status::Error, Fault::None, std::string("cannot grow shared memory: ") + std::strerror(errno), {}};
     std::memset(shm_, 0, sizeof(wire::FaultRecord));
     for (Role r : op_roles) {
       const wire::Region& region = layout.regions[static_cast<size_t>(r)];
@@ -108,14 +111,18 @@ class IsolatedBackend : public Backend {
     if (io == wire::Io::Ok) io = wire::recv_frame(sock_, response, timeout_ms());
     if (io == wire::Io::Timeout) {
       stop(/*graceful=*/false);
-      return {Status::Error, Fault::Timeout, "no answer within " + std::to_string(options_.timeout_seconds) + " s", {}};
+      return {Status::Error,
+              Fault::Timeout,
+              "no answer within " + std::to_string(options_.timeout_seconds) + " s",
+              {}};
     }
     if (io != wire::Io::Ok) return died();
 
     ExecResult result;
     wire::Reader rd(response);
     uint32_t status = rd.u32();
-    result.status = status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
+    result.status =
+        status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
     result.message = rd.str();
     for (uint32_t n = rd.u32(), i = 0; rd.ok() && i < n; ++i) {
       std::string rule = rd.str();
@@ -172,7 +179,8 @@ class IsolatedBackend : public Backend {
     wire::Io io = wire::recv_frame(sock_, hello, timeout_ms() + 10000);
     if (io != wire::Io::Ok) {
       int wstatus = reap(io == wire::Io::Timeout);
-      *error = "backend process " + (io == wire::Io::Timeout ? std::string("did not start in time") : describe_exit(wstatus));
+      *error = "backend process " +
+               (io == wire::Io::Timeout ? std::string("did not start in time") : describe_exit(wstatus));
       return false;
     }
     wire::Reader rd(hello);
@@ -228,9 +236,11 @@ class IsolatedBackend : public Backend {
     ExecResult result{Status::Error, Fault::Crash, "backend process " + describe_exit(wstatus), {}};
     if (record.magic == wire::FaultRecord::kMagic && record.fault != static_cast<uint32_t>(Fault::Crash)) {
       result.fault = static_cast<Fault>(record.fault);
-      std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
+      std::string where =
+          record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
       if (result.fault == Fault::InputWritten)
-        result.message = "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
+        result.message =
+            "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
       else
         result.message = "touched a guard page or canary of the " + where + " binding at byte offset " +
                          std::to_string(record.offset) + " from its start";

@@ -4,5 +4,6 @@
 #include "plugin/backend_adapter.h"
 
 extern "C" DMLCERT_PLUGIN_EXPORT const dmlcert_backend_v1* dmlcert_get_backend(uint32_t abi_version) {
-  return dmlcert::plugin::export_backend(abi_version, dmlcert::optimized::make_backend(), "dmlcert-optimized (plugin)");
+  return dmlcert::plugin::export_backend(abi_version, dmlcert::optimized::make_backend(),
+                                         "dmlcert-optimized (plugin)");
 }

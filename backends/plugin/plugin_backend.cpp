@@ -34,7 +34,9 @@ class PluginBackend : public Backend {
     if (op.unrepresentable()) {
       // Such a descriptor cannot be handed to any ABI backend; it is rejected at the boundary,
       // exactly as DirectML's own structs could not carry it.
-      return ExecResult{Status::InvalidArgument, Fault::None, "not representable in the C ABI: " + op.unrepresentable()->message,
+      return ExecResult{Status::InvalidArgument,
+                        Fault::None,
+                        "not representable in the C ABI: " + op.unrepresentable()->message,
                         {*op.unrepresentable()}};
     }
     std::vector<dmlcert_input_binding> inputs;
@@ -45,9 +47,9 @@ class PluginBackend : public Backend {
     }
     dmlcert_output_binding output{b.output.data, b.output.size};
     std::string message(kMessageCapacity, '\0');
-    uint32_t status = table_->execute(table_->context, op.get(), to_abi(level), inputs.data(),
-                                      static_cast<uint32_t>(inputs.size()), &output, 1, message.data(),
-                                      message.size());
+    uint32_t status =
+        table_->execute(table_->context, op.get(), to_abi(level), inputs.data(),
+                        static_cast<uint32_t>(inputs.size()), &output, 1, message.data(), message.size());
     message.resize(message.find('\0') == std::string::npos ? message.size() : message.find('\0'));
     ExecResult result;
     result.message = message;
@@ -57,7 +59,8 @@ class PluginBackend : public Backend {
       case DMLCERT_STATUS_UNSUPPORTED: result.status = Status::Unsupported; break;
       default:
         result.status = Status::Error;
-        if (status != DMLCERT_STATUS_ERROR) result.message = "unknown status " + std::to_string(status) + ": " + message;
+        if (status != DMLCERT_STATUS_ERROR)
+          result.message = "unknown status " + std::to_string(status) + ": " + message;
     }
     return result;
   }
@@ -79,10 +82,12 @@ std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error
   auto entry = reinterpret_cast<dmlcert_get_backend_fn>(::dlsym(library, DMLCERT_ENTRY_SYMBOL));
   if (!entry) return fail(path + " does not export " DMLCERT_ENTRY_SYMBOL);
   const dmlcert_backend_v1* table = entry(DMLCERT_ABI_VERSION);
-  if (!table) return fail(path + ": " DMLCERT_ENTRY_SYMBOL "(" + std::to_string(DMLCERT_ABI_VERSION) + ") returned NULL");
+  if (!table)
+    return fail(path + ": " DMLCERT_ENTRY_SYMBOL "(" + std::to_string(DMLCERT_ABI_VERSION) +
+                ") returned NULL");
   if (table->abi_version != DMLCERT_ABI_VERSION)
-    return fail(path + ": plugin implements ABI version " + std::to_string(table->abi_version) + ", expected " +
-                std::to_string(DMLCERT_ABI_VERSION));
+    return fail(path + ": plugin implements ABI version " + std::to_string(table->abi_version) +
+                ", expected " + std::to_string(DMLCERT_ABI_VERSION));
   if (table->struct_size < sizeof(dmlcert_backend_v1) || !table->max_feature_level || !table->implements ||
       !table->execute)
     return fail(path + ": incomplete function table");

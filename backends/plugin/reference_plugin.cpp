@@ -4,5 +4,6 @@
 #include "reference/reference.h"
 
 extern "C" DMLCERT_PLUGIN_EXPORT const dmlcert_backend_v1* dmlcert_get_backend(uint32_t abi_version) {
-  return dmlcert::plugin::export_backend(abi_version, dmlcert::reference::make_backend(), "dmlcert-reference (plugin)");
+  return dmlcert::plugin::export_backend(abi_version, dmlcert::reference::make_backend(),
+                                         "dmlcert-reference (plugin)");
 }

@@ -137,7 +137,8 @@ Io read_exact(int fd, char* p, size_t n, std::chrono::steady_clock::time_point d
   while (done < n) {
     int wait_ms = -1;
     if (!forever) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return Io::Timeout;
       wait_ms = static_cast<int>(left.count());
     }
@@ -157,7 +158,8 @@ Io read_exact(int fd, char* p, size_t n, std::chrono::steady_clock::time_point d
 }  // namespace
 
 Io recv_frame(int fd, std::string& payload, int timeout_ms) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   bool forever = timeout_ms < 0;
   uint32_t n = 0;
   Io io = read_exact(fd, reinterpret_cast<char*>(&n), 4, deadline, forever);

@@ -25,7 +25,8 @@ class Writer {
   void u32(uint32_t v) { raw(&v, 4); }
   void u64(uint64_t v) { raw(&v, 8); }
   void str(const std::string& s);
-  template <class T> void vec(const std::vector<T>& v) {
+  template <class T>
+  void vec(const std::vector<T>& v) {
     u32(static_cast<uint32_t>(v.size()));
     raw(v.data(), v.size() * sizeof(T));
   }
@@ -44,7 +45,8 @@ class Reader {
   uint32_t u32() { return pod<uint32_t>(); }
   uint64_t u64() { return pod<uint64_t>(); }
   std::string str();
-  template <class T> std::vector<T> vec() {
+  template <class T>
+  std::vector<T> vec() {
     uint32_t n = u32();
     std::vector<T> v;
     if (!take(n * sizeof(T))) return v;
@@ -61,7 +63,8 @@ class Reader {
     pos_ += n;
     return true;
   }
-  template <class T> T pod() {
+  template <class T>
+  T pod() {
     T v{};
     if (take(sizeof(T))) std::memcpy(&v, buf_.data() + pos_ - sizeof(T), sizeof(T));
     return v;
@@ -97,7 +100,7 @@ struct FaultRecord {
   uint32_t magic;
   uint32_t fault;  // a Fault value
   uint32_t signal;
-  uint32_t role;   // the binding the address hit (a Role value), or kRoleCount
+  uint32_t role;  // the binding the address hit (a Role value), or kRoleCount
   uint64_t address;
   int64_t offset;  // of the address from the start of that binding
 };

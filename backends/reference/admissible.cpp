@@ -39,7 +39,8 @@ class CaseBuffers {
 };
 
 // Runs `op` on fresh buffers; nullopt when it rejects the case.
-template <class Op> std::optional<Bytes> run(const OperatorDesc& desc, const InputData& data, Op op) {
+template <class Op>
+std::optional<Bytes> run(const OperatorDesc& desc, const InputData& data, Op op) {
   CaseBuffers buffers(desc, data);
   if (op(buffers.bindings()).status != Status::Ok) return std::nullopt;
   return buffers.logical_output();
@@ -86,17 +87,20 @@ std::vector<Bytes> admissible_outputs(const OperatorDesc& desc, FeatureLevel lev
 
   bool duplicate = false, nonfinite = false;
   for (const Violation& f : check_data(desc, level, data)) {
-    if (f.rule == "SCATTERND.DUPLICATE") duplicate = true;
-    else if (f.rule == "REDUCE.NONFINITE") nonfinite = true;
-    else return {};  // *.INDEX_RANGE, REDUCE.INT_OVERFLOW: no admissible result
+    if (f.rule == "SCATTERND.DUPLICATE")
+      duplicate = true;
+    else if (f.rule == "REDUCE.NONFINITE")
+      nonfinite = true;
+    else
+      return {};  // *.INDEX_RANGE, REDUCE.INT_OVERFLOW: no admissible result
   }
 
   if (nonfinite) {
     // Only MIN/MAX/ARGMIN/ARGMAX have admissible results for non-finite data: IEEE-propagating
     // or NaN-ignoring.
     const ReduceDesc& d = std::get<ReduceDesc>(desc);
-    const bool selects = d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX ||
-                         is_arg_function(d.function);
+    const bool selects =
+        d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX || is_arg_function(d.function);
     if (!selects) return {};
     std::vector<Bytes> out;
     for (detail::NanPolicy p : {detail::NanPolicy::Propagate, detail::NanPolicy::Ignore}) {

@@ -27,7 +27,8 @@ std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindin
     const auto need = min_implied_bytes(*t);
     if (!need || buffer.data == nullptr || buffer.size < *need)
       out.push_back({"T.TOTAL_BYTES", "the " + std::string(name(role)) + " binding holds " +
-                                          std::to_string(buffer.size) + " bytes, fewer than the minimum implied size " +
+                                          std::to_string(buffer.size) +
+                                          " bytes, fewer than the minimum implied size " +
                                           (need ? std::to_string(*need) : std::string("(overflows)"))});
   }
   return out;
@@ -41,7 +42,8 @@ class ReferenceBackend final : public Backend {
 
   // The support tables only grow with the level, so the highest level's table is the union.
   bool implements(OpKind op, std::optional<ReduceFunction> function, DataType type) const override {
-    const auto s = support(op, op == OpKind::REDUCE ? function : std::nullopt, Role::INPUT, FeatureLevel::L6_4);
+    const auto s =
+        support(op, op == OpKind::REDUCE ? function : std::nullopt, Role::INPUT, FeatureLevel::L6_4);
     return s && s->allows(type);
   }
 
@@ -59,11 +61,16 @@ class ReferenceBackend final : public Backend {
     return std::visit(
         [&](const auto& d) -> ExecResult {
           using D = std::decay_t<decltype(d)>;
-          if constexpr (std::is_same_v<D, SliceDesc>) return slice(d, buffers);
-          else if constexpr (std::is_same_v<D, Slice1Desc>) return slice1(d, buffers);
-          else if constexpr (std::is_same_v<D, ScatterNdDesc>) return scatter_nd(d, level, buffers);
-          else if constexpr (std::is_same_v<D, ReduceDesc>) return reduce(d, buffers);
-          else return gather_elements(d, level, buffers);
+          if constexpr (std::is_same_v<D, SliceDesc>)
+            return slice(d, buffers);
+          else if constexpr (std::is_same_v<D, Slice1Desc>)
+            return slice1(d, buffers);
+          else if constexpr (std::is_same_v<D, ScatterNdDesc>)
+            return scatter_nd(d, level, buffers);
+          else if constexpr (std::is_same_v<D, ReduceDesc>)
+            return reduce(d, buffers);
+          else
+            return gather_elements(d, level, buffers);
         },
         desc);
   }
@@ -71,6 +78,8 @@ class ReferenceBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_backend() { return std::make_unique<ReferenceBackend>(); }
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<ReferenceBackend>();
+}
 
 }  // namespace dmlcert::reference

@@ -25,15 +25,17 @@ ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, cons
     if (out_of_range) return;
     const auto index = detail::resolve_index(d.indices.type, indices.at(c), axis_size, level);
     if (!index) {
-      out_of_range = Violation{"GATHERELEMENTS.INDEX_RANGE",
-                               "indices element " + std::to_string(flat_index(c, d.indices.sizes)) + " is " +
-                                   detail::index_text(d.indices.type, indices.at(c)) + ", outside the range of axis " +
-                                   std::to_string(d.axis) + " (size " + std::to_string(axis_size) + ")"};
+      out_of_range =
+          Violation{"GATHERELEMENTS.INDEX_RANGE",
+                    "indices element " + std::to_string(flat_index(c, d.indices.sizes)) + " is " +
+                        detail::index_text(d.indices.type, indices.at(c)) + ", outside the range of axis " +
+                        std::to_string(d.axis) + " (size " + std::to_string(axis_size) + ")"};
       return;
     }
     resolved.push_back(*index);
   });
-  if (out_of_range) return detail::rejected({*out_of_range}, "index data out of range: " + out_of_range->message);
+  if (out_of_range)
+    return detail::rejected({*out_of_range}, "index data out of range: " + out_of_range->message);
 
   // Pass 2: output[c] = input[c with c[axis] = index[c]].
   std::size_t next = 0;

@@ -19,11 +19,13 @@ std::optional<IndexValue> read_index(DataType t, const std::byte* p) {
     case DataType::INT64: {
       const int64_t v = load<int64_t>(p);
       // -(v+1)+1 avoids negating INT64_MIN.
-      return v < 0 ? IndexValue{true, static_cast<uint64_t>(-(v + 1)) + 1} : IndexValue{false, static_cast<uint64_t>(v)};
+      return v < 0 ? IndexValue{true, static_cast<uint64_t>(-(v + 1)) + 1}
+                   : IndexValue{false, static_cast<uint64_t>(v)};
     }
     case DataType::INT32: {
       const int64_t v = load<int32_t>(p);
-      return v < 0 ? IndexValue{true, static_cast<uint64_t>(-v)} : IndexValue{false, static_cast<uint64_t>(v)};
+      return v < 0 ? IndexValue{true, static_cast<uint64_t>(-v)}
+                   : IndexValue{false, static_cast<uint64_t>(v)};
     }
     case DataType::UINT64: return IndexValue{false, load<uint64_t>(p)};
     case DataType::UINT32: return IndexValue{false, load<uint32_t>(p)};

@@ -15,10 +15,14 @@ namespace dmlcert::reference::detail {
 
 // A tensor bound to its buffer. at(c) is the address of the logical element at coordinate c,
 // which lives at element offset dot(c, Strides) (SPEC.md, "Tensor descriptors").
-template <class Byte> class BoundTensor {
+template <class Byte>
+class BoundTensor {
  public:
   BoundTensor(const TensorDesc& desc, Byte* data)
-      : desc_(desc), strides_(effective_strides(desc)), element_bytes_(element_size(desc.type)), data_(data) {}
+      : desc_(desc),
+        strides_(effective_strides(desc)),
+        element_bytes_(element_size(desc.type)),
+        data_(data) {}
   const TensorDesc& desc() const { return desc_; }
   const Sizes& sizes() const { return desc_.sizes; }
   DataType type() const { return desc_.type; }
@@ -36,9 +40,13 @@ using OutputTensor = BoundTensor<std::byte>;
 
 // Data movement copies elements as raw bytes, so NaN payloads and the sign of zero survive
 // (SPEC.md, "Numbers": data movement is bit-exact).
-inline void copy_element(std::byte* dst, const std::byte* src, std::size_t n) { std::memcpy(dst, src, n); }
+inline void copy_element(std::byte* dst, const std::byte* src, std::size_t n) {
+  std::memcpy(dst, src, n);
+}
 
-inline ExecResult ok() { return ExecResult{}; }
+inline ExecResult ok() {
+  return ExecResult{};
+}
 inline ExecResult rejected(std::vector<Violation> violations, std::string message) {
   ExecResult r;
   r.status = Status::InvalidArgument;
@@ -60,7 +68,8 @@ std::string index_text(DataType index_type, const std::byte* p);
 // Resolves one index element against a dimension of size d (SCATTERND.INDEX_RANGE,
 // GATHERELEMENTS.INDEX_RANGE): values in [0, d) address themselves; from feature level 3_0 a
 // signed index type may also hold -d..-1, meaning d + value. Anything else is nullopt.
-std::optional<uint32_t> resolve_index(DataType index_type, const std::byte* p, uint32_t d, FeatureLevel level);
+std::optional<uint32_t> resolve_index(DataType index_type, const std::byte* p, uint32_t d,
+                                      FeatureLevel level);
 
 // SCATTER_ND as a list of element writes, in the order the reference performs them (index tuples
 // in row-major order, each tuple's block in row-major order). Empty writes plus an error when

@@ -58,12 +58,16 @@ std::size_t select_extreme(DataType t, const Elements& xs, bool want_max, NanPol
     using T = typename decltype(tag)::type;
     // Compare in the element's own type (64-bit integers do not fit a double); half via float.
     auto value = [&](std::size_t i) {
-      if constexpr (std::is_same_v<T, half>) return static_cast<float>(load<half>(xs[i]));
-      else return load<T>(xs[i]);
+      if constexpr (std::is_same_v<T, half>)
+        return static_cast<float>(load<half>(xs[i]));
+      else
+        return load<T>(xs[i]);
     };
     auto is_nan = [&](std::size_t i) {
-      if constexpr (is_float_v<T>) return std::isnan(value(i));
-      else return false;
+      if constexpr (is_float_v<T>)
+        return std::isnan(value(i));
+      else
+        return false;
     };
     if (nan_policy == NanPolicy::Propagate)
       for (std::size_t i = 0; i < xs.size(); ++i)
@@ -83,7 +87,8 @@ uint64_t integer_reduction(DataType t, ReduceFunction f, const Elements& xs) {
   for (const std::byte* p : xs) {
     const auto [u, negative] = dispatch(t, [p](auto tag) -> std::pair<uint64_t, bool> {
       using T = typename decltype(tag)::type;
-      if constexpr (is_float_v<T>) return {0, false};  // not reached: integer types only
+      if constexpr (is_float_v<T>)
+        return {0, false};  // not reached: integer types only
       else {
         const T v = load<T>(p);
         return {static_cast<uint64_t>(v), v < 0};  // modular: -1 becomes 2^64-1
@@ -146,15 +151,19 @@ long double real_reduction(DataType t, ReduceFunction f, const Elements& xs) {
 // Rounds once to the output type: FLOAT32 straight from long double, everything else through
 // from_double (round_to_half for FLOAT16, round-to-nearest for integers).
 void store_rounded(DataType t, long double v, std::byte* p) {
-  if (t == DataType::FLOAT32) store<float>(p, static_cast<float>(v));
-  else from_double(t, static_cast<double>(v), p);
+  if (t == DataType::FLOAT32)
+    store<float>(p, static_cast<float>(v));
+  else
+    from_double(t, static_cast<double>(v), p);
 }
 
 void store_index(DataType t, std::size_t index, std::byte* p) {
   dispatch(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_float_v<T>) from_double(t, static_cast<double>(index), p);  // not a valid output type
-    else store<T>(p, static_cast<T>(index));
+    if constexpr (is_float_v<T>)
+      from_double(t, static_cast<double>(index), p);  // not a valid output type
+    else
+      store<T>(p, static_cast<T>(index));
   });
 }
 
@@ -194,8 +203,10 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
           const uint64_t r = integer_reduction(in, f, xs);
           dispatch(out, [&](auto tag) {
             using T = typename decltype(tag)::type;
-            if constexpr (is_float_v<T>) from_double(out, static_cast<double>(r), dst);  // not reached
-            else store<T>(dst, static_cast<T>(r));  // modulo 2^bits: exact when it fits
+            if constexpr (is_float_v<T>)
+              from_double(out, static_cast<double>(r), dst);  // not reached
+            else
+              store<T>(dst, static_cast<T>(r));  // modulo 2^bits: exact when it fits
           });
         } else {
           store_rounded(out, real_reduction(in, f, xs), dst);

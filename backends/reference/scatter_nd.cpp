@@ -26,7 +26,8 @@ ScatterPlan plan_scatter_nd(const ScatterNdDesc& d, FeatureLevel level, ConstBuf
   const uint32_t first_block = rank - m + k;
 
   // Tuple positions: the indices' meaningful sizes without the last (the tuple itself).
-  const Sizes batch_sizes(d.indices.sizes.begin() + (rank - d.indices_dimension_count), d.indices.sizes.end() - 1);
+  const Sizes batch_sizes(d.indices.sizes.begin() + (rank - d.indices_dimension_count),
+                          d.indices.sizes.end() - 1);
   // The block each tuple addresses: the input sizes after the indexed dims.
   const Sizes block_sizes(d.input.sizes.begin() + first_block, d.input.sizes.end());
   // Updates.Sizes is batch_sizes ++ block_sizes, right-aligned and left-padded with 1s.
@@ -44,10 +45,11 @@ ScatterPlan plan_scatter_nd(const ScatterNdDesc& d, FeatureLevel level, ConstBuf
       const uint32_t dim = d.input.sizes[first_indexed + j];
       const auto index = resolve_index(d.indices.type, indices.at(at), dim, level);
       if (!index) {
-        plan.error = Violation{"SCATTERND.INDEX_RANGE",
-                               "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
-                                   index_text(d.indices.type, indices.at(at)) + ", outside the range of input dim " +
-                                   std::to_string(first_indexed + j) + " (size " + std::to_string(dim) + ")"};
+        plan.error =
+            Violation{"SCATTERND.INDEX_RANGE",
+                      "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
+                          index_text(d.indices.type, indices.at(at)) + ", outside the range of input dim " +
+                          std::to_string(first_indexed + j) + " (size " + std::to_string(dim) + ")"};
         return;
       }
       tuple[j] = *index;

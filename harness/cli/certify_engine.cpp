@@ -36,7 +36,8 @@ uint64_t fnv1a(const std::string& s) {
 
 std::string file_safe(const std::string& key) {
   std::string out;
-  for (char ch : key) out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
+  for (char ch : key)
+    out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
   return out;
 }
 
@@ -57,9 +58,10 @@ Case with_extreme_index(Case c, int rep, const char* rule) {
   dispatch(indices->type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      T values[3] = {std::numeric_limits<T>::max(),
-                     std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
-                     std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
+      T values[3] = {
+          std::numeric_limits<T>::max(),
+          std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
+          std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
       store<T>(p, values[rep % 3]);
     }
   });
@@ -99,7 +101,8 @@ class Certification {
     report_.backend_max_level = under_test_.max_feature_level();
     report_.budget = o_.budget.name;
     report_.shards = {o_.shard};
-    for (size_t i = 0; i < corpus_.size(); ++i) items_.push_back({Item::Corpus, i, {}, 0, "corpus/" + std::to_string(i) + "-" + corpus_[i].name});
+    for (size_t i = 0; i < corpus_.size(); ++i)
+      items_.push_back({Item::Corpus, i, {}, 0, "corpus/" + std::to_string(i) + "-" + corpus_[i].name});
     for (const SupportCell& cell : support_cells(o_.level)) {
       if (!has_op(o_.ops, cell.op)) continue;
       size_t index = report_.cells.size();
@@ -107,7 +110,8 @@ class Certification {
       for (auto mode : {props::DataMode::Exact, props::DataMode::Random})
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
           items_.push_back({Item::Cell, index, mode, rep,
-                            "cells/" + cert::cell_key(cell) + (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
+                            "cells/" + cert::cell_key(cell) +
+                                (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
                                 std::to_string(rep)});
     }
     auto add_rules = [&](const std::vector<std::string>& rules, cert::RuleSection section) {
@@ -115,7 +119,10 @@ class Certification {
         size_t index = report_.rules.size();
         report_.rules.push_back({rule, section, {}, {}});
         for (int rep = 0; rep < o_.budget.per_rule; ++rep)
-          items_.push_back({Item::Rule, index, {}, rep,
+          items_.push_back({Item::Rule,
+                            index,
+                            {},
+                            rep,
                             std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
       }
     };
@@ -123,11 +130,13 @@ class Certification {
     add_rules(props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified);
     for (OpKind op : {OpKind::GATHER_ELEMENTS, OpKind::SCATTER_ND}) {
       if (!has_op(o_.ops, op) || o_.level < introduced_at(op)) continue;
-      std::string rule = op == OpKind::GATHER_ELEMENTS ? "GATHERELEMENTS.INDEX_RANGE.extreme" : "SCATTERND.INDEX_RANGE.extreme";
+      std::string rule = op == OpKind::GATHER_ELEMENTS ? "GATHERELEMENTS.INDEX_RANGE.extreme"
+                                                       : "SCATTERND.INDEX_RANGE.extreme";
       size_t index = report_.rules.size();
       report_.rules.push_back({rule, cert::RuleSection::Robustness, {}, {}});
       for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
-        items_.push_back({Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
+        items_.push_back(
+            {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
     }
   }
 
@@ -136,8 +145,9 @@ class Certification {
       case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, o_.level, item.mode);
       case Item::Rule: {
         const auto& rule = report_.rules[item.index];
-        return rule.section == cert::RuleSection::Invalid ? props::invalid_case(rule.rule, o_.level, o_.ops)
-                                                          : props::unspecified_case(rule.rule, o_.level, o_.ops);
+        return rule.section == cert::RuleSection::Invalid
+                   ? props::invalid_case(rule.rule, o_.level, o_.ops)
+                   : props::unspecified_case(rule.rule, o_.level, o_.ops);
       }
       case Item::Robustness: {
         bool gather = report_.rules[item.index].rule.starts_with("GATHER");
@@ -237,9 +247,10 @@ class Certification {
       if (!f.shrunk.empty()) repros->push_back(f.shrunk);
     }
     ++failures_;
-    std::cerr << (isatty(2) ? "\r\033[K" : "") << "FAILED " << item.key << ": " << name(r.outcome) << ": " << r.detail
-              << "\n  case file: " << path << (f.shrunk.empty() ? "" : "\n  shrunk: " + f.shrunk)
-              << "\n  reproduce: " << reproduce_command(f.shrunk.empty() ? path : f.shrunk, o_.backend, "") << "\n";
+    std::cerr << (isatty(2) ? "\r\033[K" : "") << "FAILED " << item.key << ": " << name(r.outcome) << ": "
+              << r.detail << "\n  case file: " << path << (f.shrunk.empty() ? "" : "\n  shrunk: " + f.shrunk)
+              << "\n  reproduce: " << reproduce_command(f.shrunk.empty() ? path : f.shrunk, o_.backend, "")
+              << "\n";
     report_.failures.push_back(std::move(f));
   }
 
@@ -258,10 +269,12 @@ class Certification {
     double rate = elapsed > 0 ? done / elapsed : 0;
     double left = rate > 0 ? (total - done) / rate : 0;
     char line[160];
-    std::snprintf(line, sizeof line, "certify: %zu/%zu cases, %.0f/s, %zu failing, %.0f s left", done, total, rate,
-                  failures_, left);
-    if (tty) std::cerr << "\r\033[K" << line << (last ? "\n" : "") << std::flush;
-    else if (!last) std::cerr << line << "\n";
+    std::snprintf(line, sizeof line, "certify: %zu/%zu cases, %.0f/s, %zu failing, %.0f s left", done, total,
+                  rate, failures_, left);
+    if (tty)
+      std::cerr << "\r\033[K" << line << (last ? "\n" : "") << std::flush;
+    else if (!last)
+      std::cerr << line << "\n";
   }
 
   const CertifyOptions& o_;
@@ -316,10 +329,12 @@ std::optional<cert::Report> run_certification(const CertifyOptions& o, std::stri
   std::vector<Case> corpus;
   std::string corpus_dir = o.corpus.empty() ? find_corpus() : o.corpus;
   if (corpus_dir.empty()) {
-    std::cerr << "dmlcert certify: no corpus found (set --corpus or DMLCERT_CORPUS); skipping the corpus replay\n";
+    std::cerr
+        << "dmlcert certify: no corpus found (set --corpus or DMLCERT_CORPUS); skipping the corpus replay\n";
   } else {
     LoadedCases loaded = load_cases({corpus_dir});
-    for (const CaseError& e : loaded.errors) std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
+    for (const CaseError& e : loaded.errors)
+      std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
     for (Case& c : loaded.cases)
       if (c.level <= o.level && has_op(o.ops, op_kind(c.op))) corpus.push_back(std::move(c));
   }

@@ -16,9 +16,9 @@ namespace dmlcert::cli {
 struct Budget {
   std::string name;
   int per_cell_mode = 1, per_rule = 4, per_robustness = 4;
-  int size = 25;                // rapidcheck size: bounds ranks' extents and data
-  double shrink_seconds = 1;    // per failure
-  int max_shrinks = 10;         // failures shrunk per run (the first ones found)
+  int size = 25;              // rapidcheck size: bounds ranks' extents and data
+  double shrink_seconds = 1;  // per failure
+  int max_shrinks = 10;       // failures shrunk per run (the first ones found)
 };
 std::optional<Budget> budget_named(const std::string& name);  // quick, standard, thorough
 
@@ -29,7 +29,7 @@ struct CertifyOptions {
   cert::Shard shard;
   double timeout_seconds = 10;
   std::string repro_dir = "dmlcert-repros";
-  std::string corpus;  // empty: find it (DMLCERT_CORPUS, next to the install, the source tree)
+  std::string corpus;       // empty: find it (DMLCERT_CORPUS, next to the install, the source tree)
   std::vector<OpKind> ops;  // empty: all
   uint64_t seed = 0;
   // Stop after this many failures (0: run everything). The report then covers only the cases

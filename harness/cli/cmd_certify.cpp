@@ -38,7 +38,11 @@ int certify(CertifyArgs& a) {
   auto budget = budget_named(a.budget);
   auto shard = parse_shard(a.shard);
   if (!level || !budget || !shard) {
-    std::cerr << "dmlcert certify: " << (!level ? "unknown level " + a.level : !budget ? "unknown budget " + a.budget : "bad --shard " + a.shard + " (expected i/n with i < n)") << "\n";
+    std::cerr << "dmlcert certify: "
+              << (!level    ? "unknown level " + a.level
+                  : !budget ? "unknown budget " + a.budget
+                            : "bad --shard " + a.shard + " (expected i/n with i < n)")
+              << "\n";
     return kExitUsage;
   }
   o.level = *level, o.budget = *budget, o.shard = *shard;
@@ -95,16 +99,19 @@ void add_certify_command(CLI::App& app) {
   cmd->add_option("--timeout", o.timeout_seconds, "Seconds one call may take before it counts as a TIMEOUT")
       ->capture_default_str();
   cmd->add_option("--repro-dir", o.repro_dir, "Where case files of failures are kept")->capture_default_str();
-  cmd->add_option("--corpus", o.corpus, "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or "
-                                        "source corpora/)");
-  cmd->add_option("--ops", args->ops, "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
+  cmd->add_option("--corpus", o.corpus,
+                  "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or "
+                  "source corpora/)");
+  cmd->add_option("--ops", args->ops,
+                  "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
   cmd->add_option("--seed", o.seed, "Mixed into every case's seed")->capture_default_str();
   cmd->add_option("--stop-after-failures", o.stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "
                   "run up to the last failure")
       ->capture_default_str();
   cmd->add_option("--report", args->files.json, "Write the JSON report (mergeable across shards)");
-  cmd->add_option("--junit", args->files.junit, "Write a JUnit XML report (one testcase per cell and per rule)");
+  cmd->add_option("--junit", args->files.junit,
+                  "Write a JUnit XML report (one testcase per cell and per rule)");
   cmd->add_option("--markdown", args->files.markdown, "Write a Markdown report");
   cmd->add_option("--html", args->files.html, "Write a self-contained HTML report with the coloured matrix");
   cmd->footer(kExitStatusHelp);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   dmlcert::cli::add_run_command(app);
   dmlcert::cli::add_replay_command(app);
   dmlcert::cli::add_rules_command(app);
+  dmlcert::cli::add_fuzz_command(app);
   dmlcert::cli::add_certify_command(app);
   dmlcert::cli::add_merge_command(app);
   try {

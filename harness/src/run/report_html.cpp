@@ -45,8 +45,9 @@ std::string to_html(const Report& r, const std::string& link_base) {
       << " s.</p>\n<p>";
   Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
-    if (t[i]) out << "<span class=\"" << name(static_cast<Outcome>(i)) << "\">&nbsp;" << t[i] << ' '
-                  << name(static_cast<Outcome>(i)) << "&nbsp;</span> ";
+    if (t[i])
+      out << "<span class=\"" << name(static_cast<Outcome>(i)) << "\">&nbsp;" << t[i] << ' '
+          << name(static_cast<Outcome>(i)) << "&nbsp;</span> ";
   out << "</p>\n";
 
   std::vector<MatrixRow> rows = build_matrix(r);
@@ -71,8 +72,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
           if (e.counts[i]) out << e.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
         out << "\">";
         if (!e.repros.empty())
-          out << "<a href=\"" << html(relative_link(e.repros.front(), link_base)) << "\">" << status_letter(e.counts)
-              << "</a>";
+          out << "<a href=\"" << html(relative_link(e.repros.front(), link_base)) << "\">"
+              << status_letter(e.counts) << "</a>";
         else
           out << status_letter(e.counts);
         for (size_t i = 1; i < e.repros.size() && i < 4; ++i)
@@ -82,12 +83,13 @@ std::string to_html(const Report& r, const std::string& link_base) {
       out << "</tr>\n";
     }
   }
-  out << "</table>\n<h2>Rule checks</h2>\n<table><tr><th>section</th><th class=\"row\">rule</th><th>status</th>"
+  out << "</table>\n<h2>Rule checks</h2>\n<table><tr><th>section</th><th "
+         "class=\"row\">rule</th><th>status</th>"
          "<th>repro</th></tr>\n";
   for (const RuleResult& rule : r.rules) {
     std::string word = status_word(rule.counts);
-    out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << html(rule.rule) << "</td><td class=\""
-        << word << "\">" << word << "</td><td>";
+    out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << html(rule.rule)
+        << "</td><td class=\"" << word << "\">" << word << "</td><td>";
     for (size_t i = 0; i < rule.repros.size() && i < 3; ++i)
       out << "<a href=\"" << html(relative_link(rule.repros[i], link_base)) << "\">" << i + 1 << "</a> ";
     out << "</td></tr>\n";
@@ -96,10 +98,11 @@ std::string to_html(const Report& r, const std::string& link_base) {
   if (!r.failures.empty()) {
     out << "<h2>Failures</h2>\n<ul>\n";
     for (const Failure& f : r.failures) {
-      out << "<li><code>" << html(f.where) << "</code> <span class=\"" << name(f.outcome) << "\">" << name(f.outcome)
-          << "</span> " << html(f.detail) << " <a href=\"" << html(relative_link(f.repro, link_base))
-          << "\">case</a>";
-      if (!f.shrunk.empty()) out << " <a href=\"" << html(relative_link(f.shrunk, link_base)) << "\">shrunk</a>";
+      out << "<li><code>" << html(f.where) << "</code> <span class=\"" << name(f.outcome) << "\">"
+          << name(f.outcome) << "</span> " << html(f.detail) << " <a href=\""
+          << html(relative_link(f.repro, link_base)) << "\">case</a>";
+      if (!f.shrunk.empty())
+        out << " <a href=\"" << html(relative_link(f.shrunk, link_base)) << "\">shrunk</a>";
       out << "</li>\n";
     }
     out << "</ul>\n";

@@ -9,9 +9,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr Outcome kOutcomes[kOutcomeCount] = {Outcome::Passed,     Outcome::Failed, Outcome::Unimplemented,
-                                              Outcome::Skipped,    Outcome::Mistrusted, Outcome::Crash,
-                                              Outcome::Timeout,    Outcome::Oob};
+constexpr Outcome kOutcomes[kOutcomeCount] = {Outcome::Passed,  Outcome::Failed,     Outcome::Unimplemented,
+                                              Outcome::Skipped, Outcome::Mistrusted, Outcome::Crash,
+                                              Outcome::Timeout, Outcome::Oob};
 
 json counts_json(const Counts& c) {
   json j = json::object();
@@ -30,7 +30,8 @@ std::string status_name(const Counts& c) {
   return s ? std::string(name(*s)) : "not-run";
 }
 
-template <class T, class F> T parse_enum(const std::string& s, F parse, const char* what) {
+template <class T, class F>
+T parse_enum(const std::string& s, F parse, const char* what) {
   auto v = parse(s);
   if (!v) throw std::runtime_error(std::string("unknown ") + what + " '" + s + "'");
   return *v;
@@ -66,7 +67,8 @@ std::string to_json(const Report& r) {
   j["certified"] = certified(r);
   j["totals"] = counts_json(totals(r));
   json missing = json::array();
-  for (const CellResult* c : missing_cells(r)) missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_name(c->counts)}});
+  for (const CellResult* c : missing_cells(r))
+    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_name(c->counts)}});
   j["missing_cells"] = missing;
   j["cells"] = json::array();
   for (const CellResult& c : r.cells) {
@@ -113,14 +115,15 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     r.backend_max_level =
         parse_enum<FeatureLevel>(j.at("backend_max_level").get<std::string>(), parse_feature_level, "level");
     r.budget = j.at("budget").get<std::string>();
-    for (const json& s : j.at("shards")) r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
+    for (const json& s : j.at("shards"))
+      r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);
     for (const json& c : j.at("cells")) {
       CellResult cell;
       cell.cell.op = parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator");
       if (!c.at("function").is_null())
-        cell.cell.function =
-            parse_enum<ReduceFunction>(c.at("function").get<std::string>(), parse_reduce_function, "function");
+        cell.cell.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(),
+                                                        parse_reduce_function, "function");
       cell.cell.role = parse_enum<Role>(c.at("role").get<std::string>(), parse_role, "role");
       cell.cell.type = parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type");
       cell.cell.rank = c.at("rank").get<uint32_t>();

@@ -33,11 +33,13 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
   size_t failures = 0, skipped = 0;
   for (const Entry& e : entries) {
     auto s = status(e.counts);
-    if (!s) ++skipped;
-    else if (*s != Outcome::Passed) ++failures;
+    if (!s)
+      ++skipped;
+    else if (*s != Outcome::Passed)
+      ++failures;
   }
-  out << "  <testsuite name=\"" << xml(suite_name) << "\" tests=\"" << entries.size() << "\" failures=\"" << failures
-      << "\" skipped=\"" << skipped << "\">\n";
+  out << "  <testsuite name=\"" << xml(suite_name) << "\" tests=\"" << entries.size() << "\" failures=\""
+      << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const Entry& e : entries) {
     out << "    <testcase classname=\"dmlcert." << xml(suite_name) << "\" name=\"" << xml(e.name) << "\"";
     auto s = status(e.counts);
@@ -51,8 +53,10 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
     } else {
       std::string counts;
       for (int i = 0; i < kOutcomeCount; ++i)
-        if (e.counts[i]) counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
-      out << "      <failure type=\"" << name(*s) << "\" message=\"" << name(*s) << ": " << xml(counts) << "\">";
+        if (e.counts[i])
+          counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
+      out << "      <failure type=\"" << name(*s) << "\" message=\"" << name(*s) << ": " << xml(counts)
+          << "\">";
       for (const std::string& repro : *e.repros) out << xml("repro: " + repro) << "\n";
       out << "</failure>\n";
     }

@@ -18,7 +18,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   out << "| outcome | cases |\n|---|---|\n";
   for (int i = 0; i < kOutcomeCount; ++i)
     if (t[i]) out << "| " << name(static_cast<Outcome>(i)) << " | " << t[i] << " |\n";
-  out << "\n## Support matrix\n\nP passed, F failed, C crash, T timeout, O oob, U unimplemented, M mistrusted, "
+  out << "\n## Support matrix\n\nP passed, F failed, C crash, T timeout, O oob, U unimplemented, M "
+         "mistrusted, "
          "- not run; empty: not in the support table.\n\n| operator |";
   for (DataType dt : kAllDataTypes) out << ' ' << short_type(dt) << " |";
   out << "\n|---|";
@@ -28,7 +29,9 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     out << "| " << row.label << " |";
     for (DataType dt : kAllDataTypes) {
       auto it = row.by_type.find(dt);
-      out << ' ' << (it == row.by_type.end() ? std::string() : std::string(1, status_letter(it->second.counts))) << " |";
+      out << ' '
+          << (it == row.by_type.end() ? std::string() : std::string(1, status_letter(it->second.counts)))
+          << " |";
     }
     out << "\n";
   }

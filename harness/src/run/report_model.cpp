@@ -9,7 +9,9 @@ namespace {
 // Worst first.
 constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout,       Outcome::Oob,   Outcome::Failed,
                                  Outcome::Mistrusted, Outcome::Unimplemented, Outcome::Passed};
-uint64_t n(const Counts& c, Outcome o) { return c[static_cast<size_t>(o)]; }
+uint64_t n(const Counts& c, Outcome o) {
+  return c[static_cast<size_t>(o)];
+}
 }  // namespace
 
 std::optional<Outcome> status(const Counts& c) {
@@ -18,7 +20,9 @@ std::optional<Outcome> status(const Counts& c) {
   return std::nullopt;
 }
 
-bool is_pass(const Counts& c) { return status(c) == Outcome::Passed; }
+bool is_pass(const Counts& c) {
+  return status(c) == Outcome::Passed;
+}
 
 void add(Counts& into, const Counts& from) {
   for (size_t i = 0; i < into.size(); ++i) into[i] += from[i];
@@ -70,14 +74,16 @@ bool certified(const Report& r) {
 std::string cell_key(const SupportCell& c) {
   std::string op(name(c.op));
   if (c.function) op += "." + name(*c.function);
-  return op + "/" + std::string(name(c.role)) + "/" + std::string(name(c.type)) + "/r" + std::to_string(c.rank);
+  return op + "/" + std::string(name(c.role)) + "/" + std::string(name(c.type)) + "/r" +
+         std::to_string(c.rank);
 }
 
 std::string matrix_row(const SupportCell& c) {
   std::string op(name(c.op));
   if (c.function) op += "." + name(*c.function);
   // Updates and (except for ARGMAX/ARGMIN) outputs share the input's type: same row.
-  bool own_row = c.role == Role::INDICES || (c.role == Role::OUTPUT && c.function && is_arg_function(*c.function));
+  bool own_row =
+      c.role == Role::INDICES || (c.role == Role::OUTPUT && c.function && is_arg_function(*c.function));
   return own_row ? op + " (" + std::string(name(c.role)) + ")" : op;
 }
 
@@ -101,7 +107,8 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     for (size_t c = 0; c < p.cells.size(); ++c) {
       if (!(p.cells[c].cell == out.cells[c].cell)) return fail("reports cover different support tables");
       add(out.cells[c].counts, p.cells[c].counts);
-      out.cells[c].repros.insert(out.cells[c].repros.end(), p.cells[c].repros.begin(), p.cells[c].repros.end());
+      out.cells[c].repros.insert(out.cells[c].repros.end(), p.cells[c].repros.begin(),
+                                 p.cells[c].repros.end());
     }
     for (const RuleResult& rule : p.rules) {
       auto it = std::find_if(out.rules.begin(), out.rules.end(), [&](const RuleResult& r) {

@@ -15,7 +15,8 @@ std::string to_text(const Report& r) {
   out << "Support matrix at level " << name(r.level) << " (P passed, F failed, C crash, T timeout, O oob, "
       << "U unimplemented, M mistrusted, - not run, blank: not in the table)\n";
   out << std::string(width, ' ');
-  for (DataType t : kAllDataTypes) out << ' ' << std::string(4 - std::min<size_t>(4, short_type(t).size()), ' ') << short_type(t);
+  for (DataType t : kAllDataTypes)
+    out << ' ' << std::string(4 - std::min<size_t>(4, short_type(t).size()), ' ') << short_type(t);
   out << '\n';
   for (const auto& row : rows) {
     out << row.label << std::string(width - row.label.size(), ' ');

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Reads Google Benchmark JSON output of dmlcert_bench and prints, per workload, the ratios of
+bytes per second: optimized/reference, optimized/eigen and optimized/roofline (copy or read),
+with PASS/FAIL against the acceptance targets. Exit status 1 when a target fails.
+
+    python3 bench/ratios.py bench.json
+"""
+import json
+import sys
+
+# Targets (README.md): optimized at least 20x the reference everywhere, faster than Eigen where
+# Eigen runs, and at least 60% of the roofline on the bandwidth-bound workloads.
+REFERENCE_MIN = 20.0
+EIGEN_MIN = 1.0
+ROOFLINE_MIN = 0.60
+ROOFLINE_WORKLOADS = {
+    "slice_rows_step2", "slice1_reverse_rows", "slice1_reverse_cols", "scatter_nd_rows",
+    "reduce_sum_axis1", "reduce_sum_axis0", "reduce_sum_all", "reduce_sum_axis1_i32",
+    "reduce_sum_axis1_f16", "reduce_max_axis1",
+}
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    rates = {}  # workload -> implementation -> bytes per second
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration" or "error_occurred" in b:
+            continue
+        workload, _, impl = b["name"].partition("/")
+        impl = impl.split("/")[0]
+        if "bytes_per_second" in b:
+            rates.setdefault(workload, {})[impl] = b["bytes_per_second"]
+    return rates
+
+
+def verdict(ratio, target):
+    if ratio is None:
+        return "-"
+    return "PASS" if ratio >= target else "FAIL"
+
+
+def fmt(ratio):
+    return "-" if ratio is None else f"{ratio:.2f}"
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    rates = load(argv[1])
+    header = f"{'workload':26} {'GB/s':>7} {'opt/ref':>8} {'':4} {'opt/eigen':>9} {'':4} {'opt/roof':>8} {'':4}"
+    print(header)
+    print("-" * len(header))
+    failures = 0
+    for workload, r in rates.items():
+        opt = r.get("optimized")
+        if opt is None:
+            continue
+        ref = r.get("reference")
+        eigen = r.get("eigen")
+        roof = r.get("copy", r.get("read"))
+        vs_ref = opt / ref if ref else None
+        vs_eigen = opt / eigen if eigen else None
+        vs_roof = opt / roof if roof else None
+        v_ref = verdict(vs_ref, REFERENCE_MIN)
+        v_eigen = verdict(vs_eigen, EIGEN_MIN)
+        v_roof = verdict(vs_roof, ROOFLINE_MIN) if workload in ROOFLINE_WORKLOADS else ""
+        failures += [v_ref, v_eigen, v_roof].count("FAIL")
+        print(f"{workload:26} {opt / 1e9:7.2f} {fmt(vs_ref):>8} {v_ref:4} {fmt(vs_eigen):>9} {v_eigen:4} "
+              f"{fmt(vs_roof):>8} {v_roof:4}")
+    print(f"\n{failures} target(s) failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

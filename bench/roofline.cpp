@@ -1,0 +1,42 @@
+#include "roofline.h"
+
+#include <atomic>
+#include <cstring>
+
+#include "optimized/thread_pool.h"
+
+namespace dmlcert::bench {
+
+namespace {
+constexpr uint64_t kChunk = uint64_t{1} << 20;  // bytes per work item
+}
+
+void roofline_copy(std::byte* dst, const std::byte* src, uint64_t bytes) {
+  const uint64_t chunks = (bytes + kChunk - 1) / kChunk;
+  optimized::pool().parallel_for(chunks, [&](uint64_t begin, uint64_t end) {
+    const uint64_t b = begin * kChunk, e = std::min(bytes, end * kChunk);
+    std::memcpy(dst + b, src + b, e - b);
+  });
+}
+
+uint64_t roofline_read(const std::byte* src, uint64_t bytes) {
+  const uint64_t chunks = (bytes + kChunk - 1) / kChunk;
+  std::atomic<uint64_t> total{0};
+  optimized::pool().parallel_for(chunks, [&](uint64_t begin, uint64_t end) {
+    const uint64_t b = begin * kChunk, e = std::min(bytes, end * kChunk);
+    uint64_t lanes[8] = {};
+    const uint64_t words = (e - b) / 8;
+    for (uint64_t i = 0; i + 8 <= words; i += 8)
+      for (int j = 0; j < 8; ++j) {
+        uint64_t w;
+        std::memcpy(&w, src + b + (i + j) * 8, 8);
+        lanes[j] += w;
+      }
+    uint64_t s = 0;
+    for (uint64_t l : lanes) s += l;
+    total += s;
+  });
+  return total.load();
+}
+
+}  // namespace dmlcert::bench
