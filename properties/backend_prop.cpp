@@ -3,6 +3,7 @@
 // result on valid cases (the differential property), and it survives unspecified cases with an
 // admissible result. Parameterized over make_backend() names; a backend that is not built is
 // skipped.
+#include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "testing/prop_util.h"
@@ -13,9 +14,9 @@ namespace {
 class BackendProp : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    under_test_ = testing::backend_or_null(GetParam());
+    under_test_ = proptest::backend_or_null(GetParam());
     if (!under_test_) GTEST_SKIP() << "backend '" << GetParam() << "' is not built";
-    reference_ = testing::backend_or_null("reference");
+    reference_ = proptest::backend_or_null("reference");
     ASSERT_NE(reference_, nullptr);
   }
   // The Runner judges a case; the property holds when the outcome is not a failure.
@@ -33,21 +34,21 @@ class BackendProp : public ::testing::TestWithParam<std::string> {
 };
 
 rc::Gen<Case> any_invalid_case() {
-  return rc::gen::mapcat(rc::gen::elementOf(testing::tested_levels()), [](FeatureLevel level) {
+  return rc::gen::mapcat(rc::gen::elementOf(proptest::tested_levels()), [](FeatureLevel level) {
     return rc::gen::mapcat(rc::gen::elementOf(invalid_rules(level)),
                            [level](const std::string& rule) { return *invalid_case(rule, level); });
   });
 }
 
 rc::Gen<Case> any_unspecified_case() {
-  return rc::gen::mapcat(rc::gen::elementOf(testing::tested_levels()), [](FeatureLevel level) {
+  return rc::gen::mapcat(rc::gen::elementOf(proptest::tested_levels()), [](FeatureLevel level) {
     return rc::gen::mapcat(rc::gen::elementOf(unspecified_rules(level)),
                            [level](const std::string& rule) { return *unspecified_case(rule, level); });
   });
 }
 
 rc::Gen<Case> any_valid_case() {
-  return rc::gen::mapcat(rc::gen::elementOf(testing::tested_levels()),
+  return rc::gen::mapcat(rc::gen::elementOf(proptest::tested_levels()),
                          [](FeatureLevel level) { return valid_case(level); });
 }
 
@@ -55,7 +56,7 @@ TEST_P(BackendProp, RejectsEveryInvalidCaseWithoutWritingOutput) { check(any_inv
 TEST_P(BackendProp, MatchesTheReferenceOnValidCases) { check(any_valid_case()); }
 TEST_P(BackendProp, SurvivesUnspecifiedCasesWithAnAdmissibleResult) { check(any_unspecified_case()); }
 
-INSTANTIATE_TEST_SUITE_P(Backends, BackendProp, ::testing::ValuesIn(testing::backend_names()),
+INSTANTIATE_TEST_SUITE_P(Backends, BackendProp, ::testing::ValuesIn(proptest::backend_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

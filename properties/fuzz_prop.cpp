@@ -10,7 +10,7 @@ namespace {
 
 // The acceptance run: `dmlcert fuzz --backend reference --vs reference --cases 20000 --seed 1`.
 TEST(Fuzz, ReferenceRunHitsEveryCellAndEveryRule) {
-  auto reference = testing::backend_or_null("reference");
+  auto reference = proptest::backend_or_null("reference");
   ASSERT_NE(reference, nullptr);
   FuzzOptions o;
   o.seed = 1;
@@ -19,7 +19,7 @@ TEST(Fuzz, ReferenceRunHitsEveryCellAndEveryRule) {
   const FuzzResult r = run_fuzz(*reference, *reference, o);
   std::cout << fuzz_summary(r);
   EXPECT_EQ(r.failures.size(), 0u);
-  for (FeatureLevel level : testing::tested_levels()) {
+  for (FeatureLevel level : proptest::tested_levels()) {
     SCOPED_TRACE(std::string(name(level)));
     for (const SupportCell& c : r.coverage.missing_cells(level)) ADD_FAILURE() << "MISSING cell " << describe(c);
   }
@@ -43,7 +43,7 @@ TEST(Fuzz, SameSeedSameRunDifferentSeedDifferentRun) {
 }
 
 TEST(Fuzz, ShardsTakeDisjointPartsOfTheSameRun) {
-  auto reference = testing::backend_or_null("reference");
+  auto reference = proptest::backend_or_null("reference");
   FuzzOptions o;
   o.cases = 60;
   o.save_cases = false;

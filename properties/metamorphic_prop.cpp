@@ -1,5 +1,6 @@
 // Metamorphic properties of the reference backend itself: relations between the results of two
 // related cases that hold whatever the right answer is, so they check the oracle without one.
+#include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
@@ -12,17 +13,17 @@ namespace dmlcert::props {
 namespace {
 
 Backend& reference() {
-  static const std::unique_ptr<Backend> b = testing::backend_or_null("reference");
+  static const std::unique_ptr<Backend> b = proptest::backend_or_null("reference");
   return *b;
 }
 
 Bytes run(const Case& c) {
-  auto out = testing::execute_logical(reference(), c);
+  auto out = proptest::execute_logical(reference(), c);
   RC_ASSERT(out.has_value());
   return *out;
 }
 
-rc::Gen<FeatureLevel> level_gen() { return rc::gen::elementOf(testing::tested_levels()); }
+rc::Gen<FeatureLevel> level_gen() { return rc::gen::elementOf(proptest::tested_levels()); }
 
 // The same logical tensors in other memory layouts (strides, padding, permutation, slack bytes)
 // give the same logical result, bit for bit.

@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
-  auto buggy = testing::make_selftest_backend();
-  auto reference = testing::backend_or_null("reference");
+  auto buggy = proptest::make_selftest_backend();
+  auto reference = proptest::backend_or_null("reference");
   ASSERT_NE(reference, nullptr);
   const fs::path dir = fs::temp_directory_path() / ("dmlcert-selftest-" + std::to_string(::getpid()));
   fs::remove_all(dir);

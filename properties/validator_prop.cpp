@@ -1,6 +1,7 @@
 // The generators and the validator agree: valid cases validate as valid (with no data finding),
 // every invalid case is reported with the rule it was built to break, and every unspecified case
 // is class U with its rule among the findings.
+#include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,7 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 RC_GTEST_PROP(ValidatorProp, ValidCasesAreValid, ()) {
-  const FeatureLevel level = *rc::gen::elementOf(testing::tested_levels());
+  const FeatureLevel level = *rc::gen::elementOf(proptest::tested_levels());
   const Case c = *valid_case(level);
   const Validation v = validate(c.op, c.level);
   RC_ASSERT(v.invalid.empty());
@@ -32,7 +33,7 @@ RC_GTEST_PROP(ValidatorProp, ValidCasesAreValid, ()) {
 }
 
 RC_GTEST_PROP(ValidatorProp, ReportsTheRuleEveryInvalidCaseBreaks, ()) {
-  const FeatureLevel level = *rc::gen::elementOf(testing::tested_levels());
+  const FeatureLevel level = *rc::gen::elementOf(proptest::tested_levels());
   const std::string rule = *rc::gen::elementOf(invalid_rules(level));
   RC_TAG(rule);
   const Case c = *(*invalid_case(rule, level));
@@ -43,7 +44,7 @@ RC_GTEST_PROP(ValidatorProp, ReportsTheRuleEveryInvalidCaseBreaks, ()) {
 }
 
 RC_GTEST_PROP(ValidatorProp, ClassifiesEveryUnspecifiedCaseByItsRule, ()) {
-  const FeatureLevel level = *rc::gen::elementOf(testing::tested_levels());
+  const FeatureLevel level = *rc::gen::elementOf(proptest::tested_levels());
   const std::string rule = *rc::gen::elementOf(unspecified_rules(level));
   RC_TAG(rule);
   const Case c = *(*unspecified_case(rule, level));
@@ -56,7 +57,7 @@ RC_GTEST_PROP(ValidatorProp, ClassifiesEveryUnspecifiedCaseByItsRule, ()) {
 
 // Every rule of the catalog has a generator at some level (OP.FEATURE_LEVEL needs one before 2_1).
 TEST(GeneratorCatalog, EveryRuleHasAGenerator) {
-  std::vector<FeatureLevel> levels = testing::tested_levels();
+  std::vector<FeatureLevel> levels = proptest::tested_levels();
   levels.push_back(FeatureLevel::L2_0);
   for (const Rule& r : rule_catalog()) {
     SCOPED_TRACE(std::string(r.id));
@@ -70,7 +71,7 @@ TEST(GeneratorCatalog, EveryRuleHasAGenerator) {
 
 // Every sampled case of every (level, rule) pair, not just the ones a random property run picks.
 TEST(GeneratorCatalog, EveryRuleAtEveryLevelIsReported) {
-  for (FeatureLevel level : testing::tested_levels()) {
+  for (FeatureLevel level : proptest::tested_levels()) {
     for (const std::string& rule : invalid_rules(level)) {
       for (uint64_t seed = 0; seed < 5; ++seed) {
         SCOPED_TRACE(std::string(name(level)) + " " + rule + " seed " + std::to_string(seed));

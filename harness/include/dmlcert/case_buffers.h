@@ -18,6 +18,11 @@ namespace dmlcert {
 // be checked.
 inline constexpr std::byte kOutputFill{0xA5};
 
+// An invalid case runs nothing, so its bindings need not be as large as its (possibly absurd)
+// declared sizes: they are cut to this, and each binding's real size tells the backend so.
+// Filling and checking gigabytes for every such case would dominate a run.
+inline constexpr uint64_t kInvalidCaseBindingCap = uint64_t{16} << 20;
+
 class CaseBuffers {
  public:
   virtual ~CaseBuffers() = default;
@@ -32,7 +37,8 @@ class CaseBuffers {
 };
 
 // Allocates and fills the bindings of every role of the case's operator: each is
-// min(TotalTensorSizeInBytes, max_bytes) bytes; inputs hold the case's data placed through the
+// min(TotalTensorSizeInBytes, max_bytes) bytes (and at most kInvalidCaseBindingCap for invalid
+// cases); inputs hold the case's data placed through the
 // descriptors' strides (to_memory), the output holds kOutputFill. Returns nullptr and says why
 // when a binding of a case that is not invalid would be cut short by max_bytes (such a case
 // cannot run faithfully, and is Skipped).

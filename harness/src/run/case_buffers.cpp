@@ -66,7 +66,8 @@ std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case
                ", more than the buffer cap of " + std::to_string(max_bytes) + " bytes";
       return nullptr;
     }
-    const uint64_t bytes = std::min(t.total_bytes, max_bytes);
+    const uint64_t cap = case_class == CaseClass::Invalid ? std::min(max_bytes, kInvalidCaseBindingCap) : max_bytes;
+    const uint64_t bytes = std::min(t.total_bytes, cap);
     if (r == Role::OUTPUT) buffers->place_output(bytes);
     else buffers->place_input(r, input_memory(t, c.data.of(r), bytes));
   }
