@@ -157,8 +157,10 @@ const std::map<std::string_view, Mutator>& mutators() {
                               const auto [role, dim] = big[prng.below(big.size())];
                               TensorDesc& t = *tensor(c.op, role);
                               ensure_strides(t);
-                              // (2-1) * (2^32-1) + 1 = 2^32 > 2^32-1 already.
-                              (*t.strides)[dim] = 0xFFFFFFFFu - static_cast<uint32_t>(prng.below(16));
+                              // The smallest stride with (size-1) * stride + 1 > 2^32-1, or a little more.
+                              const uint64_t limit = 0xFFFFFFFFull, steps = t.sizes[dim] - 1;
+                              (*t.strides)[dim] = static_cast<uint32_t>(
+                                  std::min(limit, (limit + steps - 1) / steps + prng.below(16)));
                               t.total_bytes = min_implied_bytes(t).value_or(0);
                             }};
     m["T.STRIDES_COUNT"] = {{}, any, nullptr, nullptr, [](Case& c, Prng& prng) {

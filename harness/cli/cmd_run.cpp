@@ -14,6 +14,25 @@ struct RunArgs {
   RunOptions options;
 };
 
+// One result object, a key a line: tensors stay on one line however long, and each violation
+// gets a line of its own.
+void print_result(const nlohmann::ordered_json& j, const char* trailer) {
+  std::cout << "{";
+  const char* sep = "\n";
+  for (const auto& [key, value] : j.items()) {
+    std::cout << sep << "  " << nlohmann::json(key).dump() << ": ";
+    if (value.is_array() && !value.empty() && value.front().is_object()) {
+      std::cout << "[";
+      for (size_t i = 0; i < value.size(); ++i) std::cout << (i ? ",\n    " : "\n    ") << value[i].dump();
+      std::cout << "\n  ]";
+    } else {
+      std::cout << value.dump();
+    }
+    sep = ",\n";
+  }
+  std::cout << "\n}" << trailer << "\n";
+}
+
 int run(const RunArgs& a) {
   LoadedCases loaded = load_case_file(a.file);
   for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
@@ -34,11 +53,17 @@ int run(const RunArgs& a) {
   for (const Case* c : selected) {
     const CaseReport r = run_case(runner, *c);
     failed |= fails_run(r.outcome);
-    nlohmann::ordered_json j = report_json(*c, a.file, r);
-    j["backend"] = a.backend;
+    nlohmann::ordered_json j = {{"case", c->name}, {"file", a.file}, {"backend", a.backend}};
+    j.update(report_json(*c, a.file, r));
     results.push_back(std::move(j));
   }
-  std::cout << (results.size() == 1 ? results[0] : results).dump(2) << "\n";
+  if (results.size() == 1) {
+    print_result(results[0], "");
+  } else {
+    std::cout << "[\n";
+    for (size_t i = 0; i < results.size(); ++i) print_result(results[i], i + 1 < results.size() ? "," : "");
+    std::cout << "]\n";
+  }
   if (!loaded.errors.empty()) return kExitUsage;
   return failed ? kExitFailed : kExitPassed;
 }

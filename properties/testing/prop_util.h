@@ -12,7 +12,7 @@
 #include "dmlcert/case_buffers.h"
 #include "fuzz.h"
 
-namespace dmlcert::props::testing {
+namespace dmlcert::props::proptest {
 
 inline std::vector<FeatureLevel> tested_levels() { return {std::begin(kFuzzLevels), std::end(kFuzzLevels)}; }
 
@@ -36,4 +36,4 @@ inline std::optional<Bytes> execute_logical(Backend& b, const Case& c) {
   return buffers->output();
 }
 
-}  // namespace dmlcert::props::testing
+}  // namespace dmlcert::props::proptest

@@ -4,7 +4,7 @@
 
 #include "reference/reference.h"
 
-namespace dmlcert::props::testing {
+namespace dmlcert::props::proptest {
 namespace {
 
 bool has_negative_stride(const Slice1Desc& d) {
@@ -58,4 +58,4 @@ class SelftestBackend : public Backend {
 
 std::unique_ptr<Backend> make_selftest_backend() { return std::make_unique<SelftestBackend>(); }
 
-}  // namespace dmlcert::props::testing
+}  // namespace dmlcert::props::proptest

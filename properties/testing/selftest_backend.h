@@ -8,8 +8,8 @@
 
 #include "dmlcert/backend.h"
 
-namespace dmlcert::props::testing {
+namespace dmlcert::props::proptest {
 
 std::unique_ptr<Backend> make_selftest_backend();
 
-}  // namespace dmlcert::props::testing
+}  // namespace dmlcert::props::proptest

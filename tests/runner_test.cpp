@@ -1,0 +1,182 @@
+// The runner's verdicts: a mock backend returns chosen statuses and outputs, the real reference
+// backend is the oracle, and each row names the outcome the runner must reach.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "dmlcert/case_buffers.h"
+#include "dmlcert/runner.h"
+#include "mock_backend.h"
+#include "test_util.h"
+
+namespace dmlcert {
+namespace {
+
+using ::testing::_;
+using ::testing::Invoke;
+using ::testing::Return;
+using test::Values;
+
+// SLICE of a whole FLOAT32 [1,1,1,4] tensor holding 1 2 3 4: valid, the output is the input.
+Case valid_slice() {
+  SliceDesc d;
+  d.input = d.output = packed_desc(DataType::FLOAT32, {1, 1, 1, 4});
+  d.offsets = {0, 0, 0, 0};
+  d.sizes = {1, 1, 1, 4};
+  d.strides = {1, 1, 1, 1};
+  Case c;
+  c.name = "valid-slice";
+  c.op = d;
+  c.data.input = Values({1, 2, 3, 4}).encode(DataType::FLOAT32);
+  return c;
+}
+
+// The same with an output of 3 elements: breaks SLICE.SIZES_MATCH_OUTPUT.
+Case invalid_slice() {
+  Case c = valid_slice();
+  c.name = "invalid-slice";
+  std::get<SliceDesc>(c.op).output = packed_desc(DataType::FLOAT32, {1, 1, 1, 3});
+  c.expect = CaseClass::Invalid;
+  c.violates = {"SLICE.SIZES_MATCH_OUTPUT"};
+  return c;
+}
+
+// A 0 slice stride: class U (SLICE.STRIDE_ZERO).
+Case unspecified_slice() {
+  Case c = valid_slice();
+  c.name = "unspecified-slice";
+  std::get<SliceDesc>(c.op).strides = {1, 1, 1, 0};
+  c.expect = CaseClass::Unspecified;
+  return c;
+}
+
+Case with_expected_output(Case c, const Values& v) {
+  c.expected_output = v.encode(DataType::FLOAT32);
+  return c;
+}
+Case expecting(Case c, CaseClass expect) {
+  c.expect = expect;
+  return c;
+}
+Case at_level(Case c, FeatureLevel level) {
+  c.level = level;
+  return c;
+}
+
+using Behaviour = std::function<ExecResult(const OperatorDesc&, FeatureLevel, const Bindings&)>;
+
+// The backend under test copies its input to its output: right for the valid SLICE above.
+ExecResult copy_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
+  std::memcpy(b.output.data, b.input.data, std::min(b.output.size, b.input.size));
+  return {};
+}
+ExecResult write_zeros(const OperatorDesc&, FeatureLevel, const Bindings& b) {
+  std::memset(b.output.data, 0, b.output.size);
+  return {};
+}
+Behaviour reject(Status status, std::string rule) {
+  return [=](const OperatorDesc&, FeatureLevel, const Bindings&) {
+    return ExecResult{status, Fault::None, "rejected", {Violation{rule, "because"}}};
+  };
+}
+ExecResult reject_after_writing_a_byte(const OperatorDesc&, FeatureLevel, const Bindings& b) {
+  b.output.data[0] = std::byte{0};
+  return ExecResult{Status::InvalidArgument, Fault::None, "rejected", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
+}
+ExecResult crash(const OperatorDesc&, FeatureLevel, const Bindings&) {
+  return ExecResult{Status::Error, Fault::Crash, "signal 11", {}};
+}
+ExecResult write_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
+  const_cast<std::byte*>(b.input.data)[0] = std::byte{1};
+  return {};
+}
+
+struct RunnerRow {
+  std::string name;
+  Case c;
+  Behaviour behaviour;
+  Outcome want;
+  bool implements = true;
+  FeatureLevel max_level = FeatureLevel::L6_4;
+};
+
+std::vector<RunnerRow> runner_rows() {
+  return {
+      {"ValidRightOutputPasses", valid_slice(), copy_input, Outcome::Passed},
+      {"ValidWrongOutputFails", valid_slice(), write_zeros, Outcome::Failed},
+      {"ValidRejectedFails", valid_slice(), reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"), Outcome::Failed},
+      {"ValidMatchingExpectedOutputPasses", with_expected_output(valid_slice(), Values({1, 2, 3, 4})), copy_input,
+       Outcome::Passed},
+      {"ExpectedOutputDisagreeingWithReferenceIsMistrusted", with_expected_output(valid_slice(), Values({9, 9, 9, 9})),
+       copy_input, Outcome::Mistrusted},
+      {"ExpectDisagreeingWithValidatorIsMistrusted", expecting(invalid_slice(), CaseClass::Valid), copy_input,
+       Outcome::Mistrusted},
+      {"UnimplementedCellIsUnimplemented", valid_slice(), copy_input, Outcome::Unimplemented, false},
+      {"LevelAboveBackendMaximumIsSkipped", at_level(valid_slice(), FeatureLevel::L6_4), copy_input, Outcome::Skipped,
+       true, FeatureLevel::L5_0},
+      {"InvalidAcceptedFails", invalid_slice(), copy_input, Outcome::Failed},
+      {"InvalidRejectedWithItsRulePasses", invalid_slice(), reject(Status::InvalidArgument, "SLICE.SIZES_MATCH_OUTPUT"),
+       Outcome::Passed},
+      {"InvalidRejectedWithAnotherRuleFails", invalid_slice(), reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"),
+       Outcome::Failed},
+      {"InvalidRejectedAsUnsupportedFails", invalid_slice(), reject(Status::Unsupported, "SLICE.SIZES_MATCH_OUTPUT"),
+       Outcome::Failed},
+      {"InvalidRejectedButOutputWrittenFails", invalid_slice(), reject_after_writing_a_byte, Outcome::Failed},
+      {"UnspecifiedRejectedPasses", unspecified_slice(), reject(Status::InvalidArgument, "SLICE.STRIDE_ZERO"),
+       Outcome::Passed},
+      {"UnspecifiedUnsupportedPasses", unspecified_slice(), reject(Status::Unsupported, ""), Outcome::Passed},
+      {"UnspecifiedInadmissibleResultFails", unspecified_slice(), write_zeros, Outcome::Failed},
+      {"CrashIsCrash", valid_slice(), crash, Outcome::Crash},
+      {"InputWriteIsOob", valid_slice(), write_input, Outcome::Oob},
+  };
+}
+
+class RunnerTest : public ::testing::TestWithParam<RunnerRow> {};
+
+TEST_P(RunnerTest, ReachesTheOutcome) {
+  const RunnerRow& row = GetParam();
+  auto backend = testing::MockBackend::claiming_everything();
+  ON_CALL(*backend, implements).WillByDefault(Return(row.implements));
+  ON_CALL(*backend, max_feature_level()).WillByDefault(Return(row.max_level));
+  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(row.behaviour));
+  Runner runner(*backend, test::reference_backend());
+  const CaseReport r = runner.run(row.c);
+  EXPECT_EQ(name(r.outcome), name(row.want)) << r.detail;
+  EXPECT_EQ(r.detail.empty(), row.want == Outcome::Passed) << r.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, RunnerTest, ::testing::ValuesIn(runner_rows()),
+                         [](const ::testing::TestParamInfo<RunnerRow>& info) { return info.param.name; });
+
+// What the report carries besides the outcome.
+TEST(RunnerReport, CarriesClassStatusOutputAndMismatchDetail) {
+  auto backend = testing::MockBackend::claiming_everything();
+  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(write_zeros));
+  Runner runner(*backend, test::reference_backend());
+  const CaseReport r = runner.run(valid_slice());
+  EXPECT_EQ(r.case_class, CaseClass::Valid);
+  EXPECT_EQ(r.exec.status, Status::Ok);
+  ASSERT_TRUE(r.output.has_value());
+  EXPECT_EQ(*r.output, Values({0, 0, 0, 0}).encode(DataType::FLOAT32));
+  EXPECT_NE(r.detail.find("first at [0,0,0,0]: expected 1, got 0"), std::string::npos) << r.detail;
+}
+
+// An invalid case is never executed by the reference, and the backend under test sees an
+// output binding that holds only the fill pattern.
+TEST(RunnerReport, InvalidCaseOutputBindingHoldsTheFillPattern) {
+  auto backend = testing::MockBackend::claiming_everything();
+  bool saw_fill = false;
+  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke([&](const OperatorDesc&, FeatureLevel, const Bindings& b) {
+    saw_fill = b.output.size > 0 && std::all_of(b.output.data, b.output.data + b.output.size,
+                                                [](std::byte x) { return x == kOutputFill; });
+    return ExecResult{Status::InvalidArgument, Fault::None, "", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
+  }));
+  Runner runner(*backend, test::reference_backend());
+  EXPECT_EQ(runner.run(invalid_slice()).outcome, Outcome::Passed);
+  EXPECT_TRUE(saw_fill);
+}
+
+}  // namespace
+}  // namespace dmlcert
