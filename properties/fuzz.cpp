@@ -36,7 +36,8 @@ std::vector<std::string> rules_found(const Case& c) {
 
 std::string op_label(const Case& c) {
   std::string s(name(op_kind(c.op)));
-  if (auto f = reduce_function(c.op)) s += " " + name(*f);
+  // Invalid function values (OP.FUNCTION) count together.
+  if (auto f = reduce_function(c.op)) s += " " + (is_valid(*f) ? name(*f) : std::string("(invalid function)"));
   return s;
 }
 

@@ -2,13 +2,12 @@
 // written, and to_json() round-trips every case bit for bit.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "dmlcert/case.h"
 
@@ -60,10 +59,18 @@ struct FileText {
     return j.dump();
   }
 };
-FileText raw(std::string s) { return FileText{nullptr, nullptr, std::move(s)}; }
-FileText slice1(const char* patch) { return FileText{kSlice1, patch, {}}; }
-FileText reduce(const char* patch) { return FileText{kReduce, patch, {}}; }
-FileText gather(const char* patch) { return FileText{kGather, patch, {}}; }
+FileText raw(std::string s) {
+  return FileText{nullptr, nullptr, std::move(s)};
+}
+FileText slice1(const char* patch) {
+  return FileText{kSlice1, patch, {}};
+}
+FileText reduce(const char* patch) {
+  return FileText{kReduce, patch, {}};
+}
+FileText gather(const char* patch) {
+  return FileText{kGather, patch, {}};
+}
 
 std::string sanitize(std::string s) {
   for (char& c : s)
@@ -105,8 +112,8 @@ const MalformedFile kMalformed[] = {
      "expected an unsigned 32-bit integer, got -1"},
     {"size_too_big", slice1(R"({"tensors": {"input": {"sizes": [1, 1, 4294967296, 4]}}})"),
      "tensors.input.sizes[2]", "got 4294967296"},
-    {"size_fraction", slice1(R"({"tensors": {"output": {"sizes": [1, 1, 2.5, 2]}}})"), "tensors.output.sizes[2]",
-     "got 2.5"},
+    {"size_fraction", slice1(R"({"tensors": {"output": {"sizes": [1, 1, 2.5, 2]}}})"),
+     "tensors.output.sizes[2]", "got 2.5"},
     {"size_huge_integer", slice1(R"({"tensors": {"output": {"sizes": [1, 99999999999999999999999, 2, 2]}}})"),
      "tensors.output.sizes[1]", "expected an unsigned 32-bit integer"},
     {"sizes_not_array", slice1(R"({"tensors": {"output": {"sizes": 4}}})"), "tensors.output.sizes",
@@ -120,13 +127,14 @@ const MalformedFile kMalformed[] = {
      "missing required field"},
     {"strides_negative", slice1(R"({"tensors": {"input": {"strides": [16, 16, 4, -1]}}})"),
      "tensors.input.strides[3]", "got -1"},
-    {"total_bytes_negative", slice1(R"({"tensors": {"input": {"total_bytes": -4}}})"), "tensors.input.total_bytes",
-     "expected an unsigned 64-bit integer, got -4"},
+    {"total_bytes_negative", slice1(R"({"tensors": {"input": {"total_bytes": -4}}})"),
+     "tensors.input.total_bytes", "expected an unsigned 64-bit integer, got -4"},
     {"unknown_tensor_field", slice1(R"({"tensors": {"input": {"stride": [16, 16, 4, 1]}}})"),
      "tensors.input.stride", "unknown field; expected one of \"type\""},
     {"role_the_op_lacks", slice1(R"({"tensors": {"indices": {"type": "UINT32", "sizes": [1]}}})"),
      "tensors.indices", "unknown field; expected one of \"input\", \"output\""},
-    {"missing_output", slice1(R"({"tensors": {"output": null}})"), "tensors.output", "missing required field"},
+    {"missing_output", slice1(R"({"tensors": {"output": null}})"), "tensors.output",
+     "missing required field"},
     {"missing_input_data", slice1(R"({"tensors": {"input": {"data": null}}})"), "tensors.input.data",
      "missing required field"},
     {"output_with_data", slice1(R"({"tensors": {"output": {"data": [1, 2, 3, 4]}}})"), "tensors.output.data",
@@ -135,54 +143,51 @@ const MalformedFile kMalformed[] = {
      "expected 16 elements for sizes [1, 1, 4, 4], got 3"},
     {"data_not_array", slice1(R"({"tensors": {"input": {"data": {"a": 1}}}})"), "tensors.input.data",
      "expected an array of FLOAT32 values, got an object"},
-    {"uint8_300",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT8",
+    {"uint8_300", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT8",
                "data": [1, 2, 3, 300, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}, "output": {"type": "UINT8"}}})"),
      "tensors.input.data[3]", "expected a UINT8 integer (0..255), got 300"},
-    {"int32_fraction",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT32",
+    {"int32_fraction", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT32",
                "data": [1.5, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}, "output": {"type": "INT32"}}})"),
      "tensors.input.data[0]", "expected an INT32 integer (-2147483648..2147483647), got 1.5"},
-    {"uint64_negative",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT64",
+    {"uint64_negative", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT64",
                "data": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1]}, "output": {"type": "UINT64"}}})"),
      "tensors.input.data[15]", "expected a UINT64 integer (0..18446744073709551615), got -1"},
-    {"uint64_beyond_max",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT64",
+    {"uint64_beyond_max", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "UINT64",
                "data": [18446744073709551616, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]},
                "output": {"type": "UINT64"}}})"),
      "tensors.input.data[0]", "expected a UINT64 integer"},
-    {"int64_below_min",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT64",
+    {"int64_below_min", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT64",
                "data": [-9223372036854775809, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]},
                "output": {"type": "INT64"}}})"),
      "tensors.input.data[0]", "expected an INT64 integer"},
-    {"nan_in_integer_tensor",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT16",
+    {"nan_in_integer_tensor", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT16",
                "data": [1, "nan", 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}, "output": {"type": "INT16"}}})"),
      "tensors.input.data[1]", "got \"nan\""},
-    {"float16_overflow",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "FLOAT16",
+    {"float16_overflow", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "FLOAT16",
                "data": [1, 2, 70000, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}, "output": {"type": "FLOAT16"}}})"),
      "tensors.input.data[2]", "expected a finite FLOAT16 value, got 70000, which rounds to infinity"},
     {"float32_overflow",
-     slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 1e300, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}}})"),
+     slice1(
+         R"({"tensors": {"input": {"data": [1, 2, 3, 1e300, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}}})"),
      "tensors.input.data[3]", "rounds to infinity"},
     {"float_word", slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 4, 5, "infinity", 7, 8, 9, 10, 11, 12,
                                                                  13, 14, 15, 16]}}})"),
-     "tensors.input.data[5]", "expected a FLOAT32 number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern"},
-    {"float_null", slice1(R"({"tensors": {"input": {"data": [null, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+     "tensors.input.data[5]",
+     "expected a FLOAT32 number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern"},
+    {"float_null",
+     slice1(R"({"tensors": {"input": {"data": [null, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                                                  16]}}})"),
      "tensors.input.data[0]", "got null"},
-    {"hex_not_hex", slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 4, 5, 6, 7, "0x7fzz0000", 9, 10, 11, 12, 13,
+    {"hex_not_hex",
+     slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 4, 5, 6, 7, "0x7fzz0000", 9, 10, 11, 12, 13,
                                                                   14, 15, 16]}}})"),
      "tensors.input.data[7]", "expected a FLOAT32 bit pattern of at most 8 hex digits"},
-    {"hex_too_long", slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 4, 5, 6, 7, "0x7fc000001", 9, 10, 11, 12,
+    {"hex_too_long",
+     slice1(R"({"tensors": {"input": {"data": [1, 2, 3, 4, 5, 6, 7, "0x7fc000001", 9, 10, 11, 12,
                                                                    13, 14, 15, 16]}}})"),
      "tensors.input.data[7]", "at most 8 hex digits, got \"0x7fc000001\""},
-    {"zero_stride_elements_differ",
-     slice1(R"({"tensors": {"input": {"strides": [16, 16, 0, 1]}}})"), "tensors.input.data[4]",
-     "elements [0, 0, 0, 0] and [0, 0, 1, 0] share memory (element offset 0)"},
+    {"zero_stride_elements_differ", slice1(R"({"tensors": {"input": {"strides": [16, 16, 0, 1]}}})"),
+     "tensors.input.data[4]", "elements [0, 0, 0, 0] and [0, 0, 1, 0] share memory (element offset 0)"},
     {"missing_window_strides", slice1(R"({"params": {"input_window_strides": null}})"),
      "params.input_window_strides", "missing required field"},
     {"window_stride_beyond_int32", slice1(R"({"params": {"input_window_strides": [1, 1, 2147483648, 2]}})"),
@@ -205,8 +210,8 @@ const MalformedFile kMalformed[] = {
      "expected an unsigned 32-bit integer, got \"0\""},
     {"gather_missing_indices", gather(R"({"tensors": {"indices": null}})"), "tensors.indices",
      "missing required field"},
-    {"gather_indices_data_short", gather(R"({"tensors": {"indices": {"data": [1, 2]}}})"), "tensors.indices.data",
-     "expected 6 elements for sizes [2, 3], got 2"},
+    {"gather_indices_data_short", gather(R"({"tensors": {"indices": {"data": [1, 2]}}})"),
+     "tensors.indices.data", "expected 6 elements for sizes [2, 3], got 2"},
     {"expected_output_short", slice1(R"({"expected_output": [14, 16, 6]})"), "expected_output",
      "expected 4 elements for sizes [1, 1, 2, 2], got 3"},
     {"expected_output_bad_value", slice1(R"({"expected_output": [14, 16, "six", 8]})"), "expected_output[2]",
@@ -253,7 +258,9 @@ struct WellFormedFile {
   std::function<void(const Case&)> check;
 };
 
-const Slice1Desc& s1(const Case& c) { return std::get<Slice1Desc>(c.op); }
+const Slice1Desc& s1(const Case& c) {
+  return std::get<Slice1Desc>(c.op);
+}
 
 const WellFormedFile kWellFormed[] = {
     {"default_level_is_5_0", slice1(R"({"feature_level": null, "format": null})"),
@@ -280,8 +287,7 @@ const WellFormedFile kWellFormed[] = {
      [](const Case& c) { EXPECT_EQ(s1(c).output.total_bytes, 0u); }},
     {"strides_count_mismatch_is_not_malformed", slice1(R"({"tensors": {"input": {"strides": [1]}}})"),
      [](const Case& c) { EXPECT_EQ(s1(c).input.strides->size(), 1u); }},
-    {"zero_stride_with_equal_elements",
-     slice1(R"({"tensors": {"input": {"strides": [4, 4, 0, 1],
+    {"zero_stride_with_equal_elements", slice1(R"({"tensors": {"input": {"strides": [4, 4, 0, 1],
                "data": [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]}}, "expected_output": [2, 4, 2, 4]})"),
      [](const Case& c) { EXPECT_EQ(s1(c).input.total_bytes, 16u); }},
     {"integral_float_as_size", slice1(R"({"tensors": {"output": {"sizes": [1, 1, 2.0, 2]}}})"),
@@ -304,8 +310,7 @@ const WellFormedFile kWellFormed[] = {
        std::memcpy(&bits, c.data.input.data(), 2);
        EXPECT_EQ(bits, 0x3c01);
      }},
-    {"int64_exact_beyond_2_53",
-     slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT64",
+    {"int64_exact_beyond_2_53", slice1(R"({"expected_output": null, "tensors": {"input": {"type": "INT64",
                "data": [9007199254740993, -9223372036854775808, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]},
                "output": {"type": "INT64"}}})"),
      [](const Case& c) {
@@ -315,7 +320,8 @@ const WellFormedFile kWellFormed[] = {
        EXPECT_EQ(v[1], std::numeric_limits<int64_t>::min());
      }},
     {"nan_inf_and_negative_zero",
-     slice1(R"({"tensors": {"input": {"data": ["nan", "inf", "-inf", -0.0, "0xffc00001", 6, 7, 8, 9, 10, 11, 12,
+     slice1(
+         R"({"tensors": {"input": {"data": ["nan", "inf", "-inf", -0.0, "0xffc00001", 6, 7, 8, 9, 10, 11, 12,
                13, 14, 15, 16]}}})"),
      [](const Case& c) {
        uint32_t b[5];
@@ -362,9 +368,13 @@ Bytes bytes_of(std::initializer_list<T> values) {
   std::memcpy(b.data(), std::data(values), b.size());
   return b;
 }
-Bytes half_bits(std::initializer_list<uint16_t> bits) { return bytes_of(bits); }
+Bytes half_bits(std::initializer_list<uint16_t> bits) {
+  return bytes_of(bits);
+}
 
-TensorDesc packed(DataType t, Sizes s) { return packed_desc(t, std::move(s)); }
+TensorDesc packed(DataType t, Sizes s) {
+  return packed_desc(t, std::move(s));
+}
 
 struct RoundTrip {
   std::string name;
@@ -401,10 +411,14 @@ const RoundTrip kRoundTrips[] = {
        c.name = "rt/scatter_nd";
        c.expect = CaseClass::Invalid;
        c.violates = {"SCATTERND.UPDATES_SHAPE", "SOME.FUTURE_RULE"};
-       c.op = ScatterNdDesc{packed(DataType::INT64, {1, 4}), packed(DataType::INT64, {2, 1}),
-                            packed(DataType::INT64, {1, 2}), packed(DataType::INT64, {1, 4}), 2, 2};
-       c.data.input = bytes_of<int64_t>({std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
-                                         9007199254740993, -1});
+       c.op = ScatterNdDesc{packed(DataType::INT64, {1, 4}),
+                            packed(DataType::INT64, {2, 1}),
+                            packed(DataType::INT64, {1, 2}),
+                            packed(DataType::INT64, {1, 4}),
+                            2,
+                            2};
+       c.data.input = bytes_of<int64_t>(
+           {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 9007199254740993, -1});
        c.data.indices = bytes_of<int64_t>({-1, 3});
        c.data.updates = bytes_of<int64_t>({std::numeric_limits<int64_t>::min() + 1, 0});
        return c;
@@ -419,8 +433,8 @@ const RoundTrip kRoundTrips[] = {
        TensorDesc in{DataType::UINT64, {2, 2}, std::vector<uint32_t>{0, 1}, 0};
        in.total_bytes = 64;  // more than the minimum: written out
        c.op = ReduceDesc{static_cast<ReduceFunction>(99), in, packed(DataType::UINT64, {1, 2}), {0}};
-       c.data.input = bytes_of<uint64_t>({std::numeric_limits<uint64_t>::max(), 0,
-                                          std::numeric_limits<uint64_t>::max(), 0});
+       c.data.input = bytes_of<uint64_t>(
+           {std::numeric_limits<uint64_t>::max(), 0, std::numeric_limits<uint64_t>::max(), 0});
        return c;
      }},
     {"gather_elements_every_integer_width",
@@ -442,7 +456,8 @@ const RoundTrip kRoundTrips[] = {
        c.name = "rt/reduce64 \"quoted\" name";
        c.expect = CaseClass::Unspecified;
        c.violates = {"REDUCE.NONFINITE"};
-       c.op = ReduceDesc{ReduceFunction::MAX, packed(DataType::FLOAT64, {3}), packed(DataType::FLOAT64, {1}), {0}};
+       c.op = ReduceDesc{
+           ReduceFunction::MAX, packed(DataType::FLOAT64, {3}), packed(DataType::FLOAT64, {1}), {0}};
        c.data.input = bytes_of<double>({std::numeric_limits<double>::quiet_NaN(), 0.1, -5e-324});
        return c;
      }},

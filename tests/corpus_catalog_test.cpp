@@ -28,7 +28,9 @@ std::map<std::string, std::vector<std::string>> cases_naming(CaseClass cls) {
   return by_rule;
 }
 
-bool is_class_u(RuleTag t) { return t == RuleTag::Unspecified || t == RuleTag::DocData; }
+bool is_class_u(RuleTag t) {
+  return t == RuleTag::Unspecified || t == RuleTag::DocData;
+}
 
 TEST(CorpusFiles, AllLoadWithoutErrors) {
   for (const CaseError& e : corpora().errors) ADD_FAILURE() << e.to_string();
@@ -37,7 +39,8 @@ TEST(CorpusFiles, AllLoadWithoutErrors) {
 
 TEST(CorpusFiles, CaseNamesAreUnique) {
   std::set<std::string> seen;
-  for (const Case& c : corpora().cases) EXPECT_TRUE(seen.insert(c.name).second) << "duplicate name: " << c.name;
+  for (const Case& c : corpora().cases)
+    EXPECT_TRUE(seen.insert(c.name).second) << "duplicate name: " << c.name;
 }
 
 TEST(CorpusCatalog, EveryNamedRuleIsInTheCatalog) {
@@ -94,9 +97,10 @@ TEST(CorpusCatalog, ValidatorFindsExactlyTheRulesEachCaseNames) {
 
 // The nine worked examples of the seed documents, errata corrected, with their printed results.
 TEST(CorpusSeedExamples, AllNinePresentAsValidCasesWithExpectedOutput) {
-  const std::string_view prefixes[] = {"slice/doc-example-1",  "slice/doc-example-2",      "slice1/doc-example-1",
-                                       "slice1/doc-example-2", "scatter_nd/doc-example-1", "reduce/doc-example-1",
-                                       "reduce/doc-example-2", "reduce/doc-example-3",     "gather_elements/doc-example-1"};
+  const std::string_view prefixes[] = {
+      "slice/doc-example-1",  "slice/doc-example-2",      "slice1/doc-example-1",
+      "slice1/doc-example-2", "scatter_nd/doc-example-1", "reduce/doc-example-1",
+      "reduce/doc-example-2", "reduce/doc-example-3",     "gather_elements/doc-example-1"};
   for (std::string_view prefix : prefixes) {
     SCOPED_TRACE(std::string(prefix));
     const auto& cases = corpora().cases;

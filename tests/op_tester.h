@@ -344,6 +344,36 @@ using ScatterNdCase = NamedCase<ScatterNdTester>;
 using ReduceCase = NamedCase<ReduceTester>;
 using GatherElementsCase = NamedCase<GatherElementsTester>;
 
+// reference::admissible_outputs for a tester's case must be exactly `expected` (in any order):
+// one result for a valid case, every admissible result for a class U case, none when SPEC.md
+// lists none.
+template <class Tester>
+struct AdmissibleCase {
+  std::string name;
+  Tester tester;
+  std::vector<Values> expected;
+};
+template <class Tester>
+std::string admissible_case_name(const ::testing::TestParamInfo<AdmissibleCase<Tester>>& info) {
+  return info.param.name;
+}
+template <class Tester>
+void PrintTo(const AdmissibleCase<Tester>& c, std::ostream* os) {
+  *os << c.name;
+}
+template <class Tester>
+void check_admissible(const AdmissibleCase<Tester>& c) {
+  const OperatorDesc d = c.tester.desc();
+  const DataType t = tensor(d, Role::OUTPUT)->type;
+  const std::vector<Bytes> got = reference::admissible_outputs(d, c.tester.feature_level(), c.tester.data());
+  EXPECT_EQ(got.size(), c.expected.size()) << "number of admissible outputs";
+  for (const Values& v : c.expected) {
+    const Bytes want = v.encode(t);
+    EXPECT_NE(std::find(got.begin(), got.end(), want), got.end())
+        << "missing admissible output " << describe(t, want);
+  }
+}
+
 // Backend-neutral conformance tables (hand-computed results; class U cases expect any admissible
 // result). Defined next to the reference tests; any backend's tests can instantiate them.
 std::vector<SliceCase> slice_conformance_cases();

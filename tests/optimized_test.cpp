@@ -428,7 +428,7 @@ class CaseMaker {
     for (uint32_t i = 0; i < block_dims; ++i) upd[rank - 1 - i] = in[rank - 1 - i];
     for (uint32_t i = 0; i < tuple_dims; ++i) upd[rank - 1 - block_dims - i] = idx[rank - 2 - i];
     d.input = tensor(t, in, true);
-    d.indices = tensor(it, idx, true);
+    d.indices = tensor(it, idx, false);  // a broadcast would mix tuple components of different dims
     d.updates = tensor(t, upd, true);
     d.output = tensor(t, in, false);
     RandomCase c{d, {}};

@@ -200,5 +200,25 @@ INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceGatherElements,
 INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceGatherElements,
                          ::testing::ValuesIn(reference_choice_cases()), case_name<GatherElementsTester>);
 
+// reference::admissible_outputs: the reference result, or none for out-of-range indices.
+std::vector<AdmissibleCase<GatherElementsTester>> admissible_cases() {
+  return {
+      {"valid_case_has_the_reference_result",
+       seed_example().indices_data({1, 2, 0, 2, 0, 0}),
+       {{4, 8, 3, 7, 2, 3}}},
+      {"index_out_of_range_has_none", seed_example().indices_data({1, 2, 0, 2, 3, 0}), {}},
+  };
+}
+
+class ReferenceGatherElementsAdmissible
+    : public ::testing::TestWithParam<AdmissibleCase<GatherElementsTester>> {};
+
+TEST_P(ReferenceGatherElementsAdmissible, Outputs) {
+  check_admissible(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceGatherElementsAdmissible,
+                         ::testing::ValuesIn(admissible_cases()), admissible_case_name<GatherElementsTester>);
+
 }  // namespace
 }  // namespace dmlcert::test

@@ -399,5 +399,51 @@ INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceReduce, ::testing::ValuesIn(reduc
 INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceReduce, ::testing::ValuesIn(reference_choice_cases()),
                          case_name<ReduceTester>);
 
+// reference::admissible_outputs: NaN inputs to MIN/MAX/ARG* admit the propagating and the
+// NaN-ignoring result; other functions and integer overflow admit none; no axes admit N = 1.
+ReduceTester with_nan(F f) {
+  return ReduceTester()
+      .function(f)
+      .input_sizes({1, 3})
+      .input_data(Values::bits({0x3F800000, 0x7FC00001, 0x40400000}))
+      .axes({1});
+}
+
+std::vector<AdmissibleCase<ReduceTester>> admissible_cases() {
+  return {
+      {"valid_case_has_the_reference_result", seed_input(F::SUM).axes({0}), {{6, 6, 9}}},
+      {"max_with_nan_propagating_or_ignoring", with_nan(F::MAX), {Values::bits({0x7FC00001}), {3}}},
+      {"argmax_with_nan_propagating_or_ignoring", with_nan(F::ARGMAX), {{1}, {2}}},
+      {"min_with_infinity_only_has_one",
+       ReduceTester()
+           .function(F::MIN)
+           .input_sizes({1, 2})
+           .input_data({1, -std::numeric_limits<double>::infinity()})
+           .axes({1}),
+       {{-std::numeric_limits<double>::infinity()}}},
+      {"sum_with_nan_has_none", with_nan(F::SUM), {}},
+      {"integer_overflow_has_none",
+       ReduceTester()
+           .type(U32)
+           .function(F::SUM)
+           .input_sizes({1, 2})
+           .input_data({4000000000, 400000000})
+           .axes({1}),
+       {}},
+      {"no_axes_reduce_each_element_alone",
+       ReduceTester().function(F::SUM_SQUARE).input_sizes({1, 2}).input_data({-2, 3}).axes({}),
+       {{4, 9}}},
+  };
+}
+
+class ReferenceReduceAdmissible : public ::testing::TestWithParam<AdmissibleCase<ReduceTester>> {};
+
+TEST_P(ReferenceReduceAdmissible, Outputs) {
+  check_admissible(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceReduceAdmissible, ::testing::ValuesIn(admissible_cases()),
+                         admissible_case_name<ReduceTester>);
+
 }  // namespace
 }  // namespace dmlcert::test

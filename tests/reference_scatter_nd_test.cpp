@@ -309,5 +309,45 @@ INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceScatterNd, ::testing::ValuesIn(sc
 INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceScatterNd, ::testing::ValuesIn(reference_choice_cases()),
                          case_name<ScatterNdTester>);
 
+// reference::admissible_outputs for SCATTERND.DUPLICATE: per contested element every competing
+// update appears in some candidate (candidate j takes the j-th writer, the last when fewer compete;
+// the last-write-wins result is one of them). Out-of-range indices have none.
+ScatterNdTester duplicates(Values indices, Values updates) {
+  const uint32_t n = static_cast<uint32_t>(indices.size());
+  return ScatterNdTester()
+      .input_sizes({1, 4})
+      .input_data(Values::iota(4))
+      .input_dimension_count(1)
+      .indices_sizes({n, 1})
+      .indices_data(std::move(indices))
+      .updates_sizes({1, n})
+      .updates_data(std::move(updates));
+}
+
+std::vector<AdmissibleCase<ScatterNdTester>> admissible_cases() {
+  return {
+      {"valid_case_has_the_reference_result",
+       seed_example().indices_data({4, 3, 1, 7}),
+       {{1, 11, 3, 10, 9, 6, 7, 12}}},
+      {"two_writers_give_two_candidates",
+       duplicates({1, 1, 2}, {10, 20, 30}),
+       {{1, 20, 30, 4}, {1, 10, 30, 4}}},
+      // Element 1 has writers 10, 20, 30; element 2 has writers 40, 50.
+      {"three_and_two_writers_give_three_candidates",
+       duplicates({1, 2, 1, 2, 1}, {10, 40, 20, 50, 30}),
+       {{1, 30, 50, 4}, {1, 10, 40, 4}, {1, 20, 50, 4}}},
+      {"index_out_of_range_has_none", seed_example().indices_data({4, 3, 1, 8}), {}},
+  };
+}
+
+class ReferenceScatterNdAdmissible : public ::testing::TestWithParam<AdmissibleCase<ScatterNdTester>> {};
+
+TEST_P(ReferenceScatterNdAdmissible, Outputs) {
+  check_admissible(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceScatterNdAdmissible, ::testing::ValuesIn(admissible_cases()),
+                         admissible_case_name<ScatterNdTester>);
+
 }  // namespace
 }  // namespace dmlcert::test

@@ -246,5 +246,35 @@ INSTANTIATE_TEST_SUITE_P(Conformance, ReferenceSlice, ::testing::ValuesIn(slice_
 INSTANTIATE_TEST_SUITE_P(ReferenceChoices, ReferenceSlice, ::testing::ValuesIn(reference_choice_cases()),
                          case_name<SliceTester>);
 
+// reference::admissible_outputs: the reference result, the formula for SLICE.STRIDE_ZERO, and
+// nothing for T.OUTPUT_OVERLAP (no admissible result) or an invalid descriptor.
+std::vector<AdmissibleCase<SliceTester>> admissible_cases() {
+  return {
+      {"valid_case_has_the_reference_result",
+       seed_input().offsets({0, 0, 1, 2}).sizes({1, 1, 3, 2}).strides({1, 1, 1, 1}),
+       {{7, 8, 11, 12, 15, 16}}},
+      {"stride_zero_has_the_formula",
+       seed_input().offsets({0, 0, 1, 2}).sizes({1, 1, 3, 2}).strides({1, 1, 0, 1}),
+       {{7, 8, 7, 8, 7, 8}}},
+      {"output_overlap_has_none",
+       seed_input()
+           .offsets({0, 0, 0, 0})
+           .sizes({1, 1, 2, 2})
+           .strides({1, 1, 1, 1})
+           .output_strides({4, 4, 0, 1}),
+       {}},
+      {"invalid_has_none", seed_input().offsets({0, 0, 2, 0}).sizes({1, 1, 2, 2}).strides({1, 1, 2, 1}), {}},
+  };
+}
+
+class ReferenceSliceAdmissible : public ::testing::TestWithParam<AdmissibleCase<SliceTester>> {};
+
+TEST_P(ReferenceSliceAdmissible, Outputs) {
+  check_admissible(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceSliceAdmissible, ::testing::ValuesIn(admissible_cases()),
+                         admissible_case_name<SliceTester>);
+
 }  // namespace
 }  // namespace dmlcert::test

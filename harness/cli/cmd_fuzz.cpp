@@ -99,7 +99,7 @@ int fuzz(const FuzzArgs& a) {
   o.repro_dir = a.repro_dir;
   o.max_size = a.max_size;
   o.shrink_seconds = a.shrink_seconds;
-  o.run_options = a.options;
+  o.run_options.profile = a.options.profile;
   o.log = &std::cout;
   o.duration_seconds = parse_duration(a.duration);
   if (!a.duration.empty() && !o.duration_seconds) {

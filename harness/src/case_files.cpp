@@ -1,5 +1,7 @@
 // Case files on disk: .json (one case) and .jsonl (one case per non-empty line), directories of
 // them, and atomic writes.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -8,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "dmlcert/case.h"
 
@@ -63,7 +64,8 @@ void load_jsonl(const std::string& path, const std::string& text, LoadedCases& o
     const std::string_view line(text.data() + begin, end - begin);
     if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
       CaseError e;
-      if (auto c = parse_case(line, path, &e)) out.cases.push_back(std::move(*c));
+      if (auto c = parse_case(line, path, &e))
+        out.cases.push_back(std::move(*c));
       else {
         e.path = "line " + std::to_string(line_no) + (e.path == "(root)" ? "" : ": " + e.path);
         out.errors.push_back(std::move(e));
@@ -86,8 +88,10 @@ LoadedCases load_case_file(const std::string& path) {
     load_jsonl(path, text, out);
   } else {
     CaseError e;
-    if (auto c = parse_case(text, path, &e)) out.cases.push_back(std::move(*c));
-    else out.errors.push_back(std::move(e));
+    if (auto c = parse_case(text, path, &e))
+      out.cases.push_back(std::move(*c));
+    else
+      out.errors.push_back(std::move(e));
   }
   return out;
 }

@@ -5,12 +5,11 @@
 // taken as written and left to the validator. Malformed means the file cannot describe a case at
 // all: bad JSON, wrong JSON types, unknown names, numbers that do not fit their field, data that
 // does not match its tensor.
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "case_json_codec.h"
@@ -30,7 +29,9 @@ using case_json::Malformed;
 std::string join(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
-std::string at(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+std::string at(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
 
 std::string quoted_list(std::span<const std::string_view> names) {
   std::string s;
@@ -51,7 +52,9 @@ T integer(const json& v, const std::string& path, std::string_view what) {
 uint32_t u32(const json& v, const std::string& path) {
   return integer<uint32_t>(v, path, "an unsigned 32-bit integer");
 }
-int32_t i32(const json& v, const std::string& path) { return integer<int32_t>(v, path, "a signed 32-bit integer"); }
+int32_t i32(const json& v, const std::string& path) {
+  return integer<int32_t>(v, path, "a signed 32-bit integer");
+}
 uint64_t u64(const json& v, const std::string& path) {
   return integer<uint64_t>(v, path, "an unsigned 64-bit integer");
 }
@@ -111,18 +114,22 @@ class Fields {
 template <class T>
 std::string type_range(DataType t) {
   const std::string n(name(t));
-  return (n[0] == 'I' ? "an " : "a ") + n + " integer (" + std::to_string(std::numeric_limits<T>::min()) + ".." +
-         std::to_string(std::numeric_limits<T>::max()) + ")";
+  return (n[0] == 'I' ? "an " : "a ") + n + " integer (" + std::to_string(std::numeric_limits<T>::min()) +
+         ".." + std::to_string(std::numeric_limits<T>::max()) + ")";
 }
 
 // "0x..." gives an element's raw bit pattern (used for NaN payloads); any type may use it.
 template <class T>
 bool decode_bits(const std::string& s, std::byte* out) {
-  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > 2 * sizeof(T)) return false;
+  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > 2 * sizeof(T))
+    return false;
   uint64_t bits = 0;
   for (size_t i = 2; i < s.size(); ++i) {
     const char c = s[i];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
     if (d < 0) return false;
     bits = bits << 4 | static_cast<uint64_t>(d);
   }
@@ -136,7 +143,8 @@ T float_from_json(const json& v) {
   // Round once from the JSON number to T. Integers go straight to T (int64 -> double -> float
   // could round twice); FLOAT16 goes through round_to_half, never through float.
   if constexpr (std::is_same_v<T, half>) {
-    if (v.is_number_integer() && !v.is_number_unsigned()) return round_to_half(static_cast<double>(v.get<int64_t>()));
+    if (v.is_number_integer() && !v.is_number_unsigned())
+      return round_to_half(static_cast<double>(v.get<int64_t>()));
     if (v.is_number_unsigned()) return round_to_half(static_cast<double>(v.get<uint64_t>()));
     return round_to_half(v.get<double>());
   } else {
@@ -160,8 +168,10 @@ void decode_element(DataType type, const json& v, const std::string& path, std::
       if constexpr (is_float_v<T>) {
         if (s == "nan") {
           // The default quiet NaN of each type; other NaNs are written as bit patterns.
-          if constexpr (std::is_same_v<T, half>) decode_bits<T>("0x7e00", out);
-          else store<T>(out, std::numeric_limits<T>::quiet_NaN());
+          if constexpr (std::is_same_v<T, half>)
+            decode_bits<T>("0x7e00", out);
+          else
+            store<T>(out, std::numeric_limits<T>::quiet_NaN());
           return;
         }
         if (s == "inf" || s == "-inf") {
@@ -242,7 +252,8 @@ TensorDesc parse_tensor(const json& v, const std::string& path, bool input, Byte
   TensorDesc t;
   const auto type = parse_data_type(str(f.required("type"), f.path("type")));
   if (!type)
-    fail(f.path("type"), "expected one of " + quoted_list(kTypeNames) + ", got " + describe(f.required("type")));
+    fail(f.path("type"),
+         "expected one of " + quoted_list(kTypeNames) + ", got " + describe(f.required("type")));
   t.type = *type;
   t.sizes = u32_array(f.required("sizes"), f.path("sizes"));
   if (!element_count(t.sizes)) fail(f.path("sizes"), "the element count overflows 64 bits");
@@ -302,16 +313,18 @@ void parse_params(OperatorDesc& desc, const json& v, const std::string& path) {
         } else if constexpr (std::is_same_v<D, Slice1Desc>) {
           Fields f(v, path, {"input_window_offsets", "input_window_sizes", "input_window_strides"},
                    "an object of SLICE1 parameters");
-          d.input_window_offsets = u32_array(f.required("input_window_offsets"), f.path("input_window_offsets"));
+          d.input_window_offsets =
+              u32_array(f.required("input_window_offsets"), f.path("input_window_offsets"));
           d.input_window_sizes = u32_array(f.required("input_window_sizes"), f.path("input_window_sizes"));
-          d.input_window_strides = array_of<int32_t>(f.required("input_window_strides"),
-                                                     f.path("input_window_strides"),
-                                                     "an array of signed 32-bit integers", i32);
+          d.input_window_strides =
+              array_of<int32_t>(f.required("input_window_strides"), f.path("input_window_strides"),
+                                "an array of signed 32-bit integers", i32);
         } else if constexpr (std::is_same_v<D, ScatterNdDesc>) {
           Fields f(v, path, {"input_dimension_count", "indices_dimension_count"},
                    "an object of SCATTER_ND parameters");
           d.input_dimension_count = u32(f.required("input_dimension_count"), f.path("input_dimension_count"));
-          d.indices_dimension_count = u32(f.required("indices_dimension_count"), f.path("indices_dimension_count"));
+          d.indices_dimension_count =
+              u32(f.required("indices_dimension_count"), f.path("indices_dimension_count"));
         } else if constexpr (std::is_same_v<D, ReduceDesc>) {
           Fields f(v, path, {"function", "axes"}, "an object of REDUCE parameters");
           d.function = parse_function(f.required("function"), f.path("function"));
@@ -331,7 +344,10 @@ void parse_tensors(OperatorDesc& desc, InputData& data, const json& v, const std
   for (Role r : rs) role_names.push_back(name(r));
   Fields f(v, path, role_names, "an object of tensors");
   for (Role r : rs) {
-    Bytes* bytes = r == Role::INPUT ? &data.input : r == Role::INDICES ? &data.indices : r == Role::UPDATES ? &data.updates : nullptr;
+    Bytes* bytes = r == Role::INPUT     ? &data.input
+                   : r == Role::INDICES ? &data.indices
+                   : r == Role::UPDATES ? &data.updates
+                                        : nullptr;
     *tensor(desc, r) = parse_tensor(f.required(name(r)), f.path(name(r)), is_input_role(r), bytes);
   }
 }
@@ -349,7 +365,8 @@ Tolerance parse_tolerance(const json& v, const std::string& path) {
   if (const json* u = f.optional("ulp")) t.ulp = u64(*u, f.path("ulp"));
   t.abs = non_negative("abs");
   t.rel = non_negative("rel");
-  if (t.ulp && (t.abs || t.rel)) fail(path, "expected either {\"ulp\": N} or {\"abs\": x, \"rel\": y}, not both");
+  if (t.ulp && (t.abs || t.rel))
+    fail(path, "expected either {\"ulp\": N} or {\"abs\": x, \"rel\": y}, not both");
   if (!t.ulp && !t.abs && !t.rel) fail(path, "expected {\"ulp\": N} or {\"abs\": x, \"rel\": y}, got {}");
   return t;
 }
@@ -395,10 +412,14 @@ Case parse_root(const json& root) {
 
   const json& expect = required("expect");
   const std::string& e = str(expect, "expect");
-  if (e == "valid") c.expect = CaseClass::Valid;
-  else if (e == "invalid") c.expect = CaseClass::Invalid;
-  else if (e == "unspecified") c.expect = CaseClass::Unspecified;
-  else fail("expect", "expected one of \"valid\", \"invalid\", \"unspecified\", got " + describe(expect));
+  if (e == "valid")
+    c.expect = CaseClass::Valid;
+  else if (e == "invalid")
+    c.expect = CaseClass::Invalid;
+  else if (e == "unspecified")
+    c.expect = CaseClass::Unspecified;
+  else
+    fail("expect", "expected one of \"valid\", \"invalid\", \"unspecified\", got " + describe(expect));
 
   parse_params(c.op, required("params"), "params");
   parse_tensors(c.op, c.data, required("tensors"), "tensors");
@@ -412,8 +433,9 @@ Case parse_root(const json& root) {
   if (const json* v = optional("violates")) {
     // Unknown rule IDs are not malformed (a newer catalog may have them); corpora are checked
     // against the catalog separately.
-    c.violates = array_of<std::string>(*v, "violates", "an array of rule ID strings",
-                                       [](const json& s, const std::string& p) { return str(s, p, "a rule ID string"); });
+    c.violates = array_of<std::string>(
+        *v, "violates", "an array of rule ID strings",
+        [](const json& s, const std::string& p) { return str(s, p, "a rule ID string"); });
     if (c.expect == CaseClass::Valid && !c.violates.empty())
       fail("violates", "a valid case violates no rule; use expect \"invalid\" or \"unspecified\"");
   }
@@ -430,14 +452,18 @@ void check_depth(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char ch = text[i];
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (ch == '\\') escaped = true;
-      else if (ch == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
     } else if (ch == '"') {
       in_string = true;
     } else if (ch == '[' || ch == '{') {
       if (++depth > kMaxDepth)
-        fail("(root)", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i + 1));
+        fail("(root)", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " +
+                           std::to_string(i + 1));
     } else if ((ch == ']' || ch == '}') && depth > 0) {
       --depth;
     }
@@ -468,7 +494,8 @@ std::optional<Case> parse_case(std::string_view json_text, std::string_view file
     try {
       root = json::parse(json_text.begin(), json_text.end());
     } catch (const json::parse_error& e) {
-      return report("(root)", "invalid JSON at byte " + std::to_string(e.byte) + ": " + strip_exception_prefix(e.what()));
+      return report("(root)", "invalid JSON at byte " + std::to_string(e.byte) + ": " +
+                                  strip_exception_prefix(e.what()));
     } catch (const json::exception& e) {  // number overflow ("1e999") and the like
       return report("(root)", "invalid JSON: " + strip_exception_prefix(e.what()));
     }

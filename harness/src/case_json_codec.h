@@ -1,9 +1,8 @@
 // Private helpers shared by the case-file reader and writer (not a public header).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

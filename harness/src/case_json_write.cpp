@@ -1,12 +1,11 @@
 // Writing a case in the canonical form of CASE_FORMAT.md: fixed key order, packed defaults left
 // out, numbers that read back to the same bits (parse_case(to_json(c)) == c).
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "dmlcert/case.h"
 
@@ -24,13 +23,16 @@ uint64_t bits_of(T v) {
 
 template <class T>
 T narrow(double d) {
-  if constexpr (std::is_same_v<T, half>) return round_to_half(d);
-  else return static_cast<T>(d);
+  if constexpr (std::is_same_v<T, half>)
+    return round_to_half(d);
+  else
+    return static_cast<T>(d);
 }
 
 std::string hex_bits(uint64_t bits, size_t bytes) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes), static_cast<unsigned long long>(bits));
+  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes),
+                static_cast<unsigned long long>(bits));
   return buf;
 }
 
@@ -61,9 +63,12 @@ ojson element_value(DataType type, const std::byte* p) {
   return dispatch(type, [p](auto tag) -> ojson {
     using T = typename decltype(tag)::type;
     const T v = load<T>(p);
-    if constexpr (is_float_v<T>) return float_value(v);
-    else if constexpr (std::is_signed_v<T>) return static_cast<int64_t>(v);
-    else return static_cast<uint64_t>(v);
+    if constexpr (is_float_v<T>)
+      return float_value(v);
+    else if constexpr (std::is_signed_v<T>)
+      return static_cast<int64_t>(v);
+    else
+      return static_cast<uint64_t>(v);
   });
 }
 
@@ -102,8 +107,10 @@ ojson params_json(const OperatorDesc& desc) {
           p["input_dimension_count"] = d.input_dimension_count;
           p["indices_dimension_count"] = d.indices_dimension_count;
         } else if constexpr (std::is_same_v<D, ReduceDesc>) {
-          if (is_valid(d.function)) p["function"] = name(d.function);
-          else p["function"] = static_cast<uint32_t>(d.function);  // an OP.FUNCTION case
+          if (is_valid(d.function))
+            p["function"] = name(d.function);
+          else
+            p["function"] = static_cast<uint32_t>(d.function);  // an OP.FUNCTION case
           p["axes"] = d.axes;
         } else {
           p["axis"] = d.axis;
@@ -134,7 +141,8 @@ ojson case_object(const Case& c) {
     tensors[std::string(name(r))] = tensor_json(*tensor(c.op, r), input_bytes(c.data, r));
   j["tensors"] = std::move(tensors);
   j["expect"] = std::string(name(c.expect));
-  if (c.expected_output) j["expected_output"] = data_array(tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
+  if (c.expected_output)
+    j["expected_output"] = data_array(tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
   if (!c.violates.empty()) j["violates"] = c.violates;
   if (c.tolerance) {
     ojson t = ojson::object();
