@@ -10,6 +10,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,6 +55,9 @@ uint64_t mix_seed(uint64_t a, uint64_t b);
 // spec.min_rank. Empty when the operator does not exist at the level.
 struct RankRange {
   uint32_t lo = 1, hi = 0;
+  // The lowest rank a shrink may reach: lo without spec.rank, so that a failure found in one
+  // support-table cell (a fixed rank) can still shrink to fewer dimensions for its repro.
+  uint32_t shrink_lo = 1;
   bool empty() const { return lo > hi; }
 };
 RankRange rank_range(const CaseSpec& spec);
@@ -65,9 +69,10 @@ std::vector<DataType> common_types(const CaseSpec& spec, const std::vector<Role>
 // rapidcheck generator for a type: the fixed one when given, else one of `allowed`.
 rc::Gen<DataType> type_gen(std::optional<DataType> fixed, const std::vector<DataType>& allowed);
 
-// A vector of lo..hi elements. Shrinks remove elements (never below lo) and shrink each element,
-// so rank shrinks keep the remaining dimensions as they were.
-template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::Gen<T> element) {
+// A vector of lo..hi elements. Shrinks remove elements (never below shrink_lo) and shrink each
+// element, so rank shrinks keep the remaining dimensions as they were.
+template <class T>
+rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, uint32_t shrink_lo, rc::Gen<T> element) {
   return rc::Gen<std::vector<T>>([=](const rc::Random& random, int size) {
     rc::Random r(random);
     const uint32_t count = lo + static_cast<uint32_t>(r.split().next() % (hi - lo + 1));
@@ -76,10 +81,12 @@ template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::
     for (uint32_t i = 0; i < count; ++i) elements.push_back(element(r.split(), size));
     return rc::shrinkable::map(
         rc::shrinkable::shrinkRecur(std::move(elements),
-                                    [lo](const Elements& es) {
+                                    [shrink_lo](const Elements& es) {
                                       return rc::seq::concat(
                                           rc::seq::filter(rc::shrink::removeChunks(es),
-                                                          [lo](const Elements& e) { return e.size() >= lo; }),
+                                                          [shrink_lo](const Elements& e) {
+                                                            return e.size() >= shrink_lo;
+                                                          }),
                                           rc::shrink::eachElement(
                                               es, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
                                     }),
@@ -90,6 +97,14 @@ template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::
           return v;
         });
   });
+}
+
+template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::Gen<T> element) {
+  return ranked(lo, hi, lo, std::move(element));
+}
+// The same over a spec's rank range (generated in [lo, hi], shrinking down to shrink_lo).
+template <class T> rc::Gen<std::vector<T>> ranked(const RankRange& ranks, rc::Gen<T> element) {
+  return ranked(ranks.lo, ranks.hi, std::min(ranks.shrink_lo, ranks.lo), std::move(element));
 }
 
 // A raw choice in [0, n) that shrinks towards 0.

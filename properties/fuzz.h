@@ -33,7 +33,7 @@ struct FuzzOptions {
   int max_size = 50;  // rapidcheck size range 0..max_size, spread over the cases
   // Generated valid cases are small; the cap only bounds what invalid descriptors declaring huge
   // TotalTensorSizeInBytes (T.ELEMENT_LIMIT) make the runner allocate.
-  RunOptions run_options = {AccumulationProfile::Default, uint64_t{16} << 20};
+  RunOptions run_options = {AccumulationProfile::Default, uint64_t{8} << 20};
   std::ostream* log = nullptr;  // failure lines
   // Called after every case with the progress so far.
   std::function<void(uint64_t done, uint64_t failures, double elapsed_seconds)> on_progress;

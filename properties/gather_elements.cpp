@@ -65,7 +65,7 @@ rc::Gen<Case> gather_elements_case(const CaseSpec& spec) {
         return realize(spec, type, index_type, dims, axis, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks.lo, ranks.hi, gather_dim_gen()),
+      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()),
       raw(8), budget_gen(),
       rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, broadcast), layout_gen(false)),
       rc::gen::construct<GatherData>(fill_gen(spec.mode), raw(),

@@ -65,7 +65,7 @@ rc::Gen<Case> reduce_case_with(const CaseSpec& spec, ReduceFunction f) {
         return realize(s, f, type, is_arg_function(f) ? arg_out : type, dims, order, budget, in_layout, out_layout,
                        fill);
       },
-      type_gen(s.data_type, in_types), out_type, ranked(ranks.lo, ranks.hi, reduce_dim_gen()),
+      type_gen(s.data_type, in_types), out_type, ranked(ranks, reduce_dim_gen()),
       rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(), layout_gen(true, broadcast),
       layout_gen(false), fill_gen(s.mode));
 }

@@ -115,7 +115,7 @@ rc::Gen<Case> scatter_nd_case(const CaseSpec& spec) {
         return realize(spec, type, index_type, dims, shape, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
-      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks.lo, ranks.hi, scatter_dim_gen()),
+      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, scatter_dim_gen()),
       scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs), scatter_data_gen(spec));
 }
 

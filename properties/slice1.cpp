@@ -59,7 +59,7 @@ rc::Gen<Case> slice1_case(const CaseSpec& spec) {
         return realize(spec, type, dims, budget, in_layout, out_layout, fill);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      ranked(ranks.lo, ranks.hi, slice1_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
+      ranked(ranks, slice1_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
       layout_gen(false), fill_gen(spec.mode));
 }
 

@@ -29,6 +29,7 @@ RankRange rank_range(const CaseSpec& spec) {
     r.hi = std::min(r.hi, s->max_rank);
   }
   r.lo = std::max(r.lo, spec.min_rank);
+  r.shrink_lo = r.lo;
   if (spec.rank) r.lo = std::max(r.lo, *spec.rank), r.hi = std::min(r.hi, *spec.rank);
   return r;
 }

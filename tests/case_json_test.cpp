@@ -247,7 +247,7 @@ TEST_P(CaseMalformedFile, GivesOneLineErrorNamingFilePathAndExpectation) {
   EXPECT_EQ(line.rfind("bad.json: ", 0), 0u) << line;
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CaseMalformedFile, testing::ValuesIn(kMalformed),
+INSTANTIATE_TEST_SUITE_P(Case, CaseMalformedFile, testing::ValuesIn(kMalformed),
                          [](const auto& info) { return sanitize(info.param.name); });
 
 // ---- well-formed files that a strict reader might wrongly refuse -----------------------------
@@ -343,7 +343,7 @@ TEST_P(CaseWellFormedFile, LoadsAsWritten) {
   GetParam().check(*c);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CaseWellFormedFile, testing::ValuesIn(kWellFormed),
+INSTANTIATE_TEST_SUITE_P(Case, CaseWellFormedFile, testing::ValuesIn(kWellFormed),
                          [](const auto& info) { return sanitize(info.param.name); });
 
 // ---- round trips -----------------------------------------------------------------------------
@@ -478,7 +478,7 @@ TEST_P(CaseRoundTrip, ParseOfToJsonIsTheSameCase) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CaseRoundTrip, testing::ValuesIn(kRoundTrips),
+INSTANTIATE_TEST_SUITE_P(Case, CaseRoundTrip, testing::ValuesIn(kRoundTrips),
                          [](const auto& info) { return sanitize(info.param.name); });
 
 TEST(CaseWriter, WritesNanPayloadsAsBitPatternsAndDefaultsAsWords) {

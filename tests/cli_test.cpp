@@ -95,6 +95,7 @@ struct MalformedRow {
   std::string text;
   std::string json_path;  // what the error line must name
 };
+void PrintTo(const MalformedRow& r, std::ostream* os) { *os << r.name; }
 
 std::vector<MalformedRow> malformed_rows() {
   const std::string good = slice1_case();
@@ -208,6 +209,7 @@ TEST_F(CliTest, RulesListsEveryRuleIdWithItsTag) {
 struct UsageRow {
   std::string name, args;
 };
+void PrintTo(const UsageRow& r, std::ostream* os) { *os << r.name; }
 
 class UsageCliTest : public CliTest, public ::testing::WithParamInterface<UsageRow> {};
 

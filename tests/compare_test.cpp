@@ -71,6 +71,7 @@ struct CompareRow {
   AccumulationProfile profile = AccumulationProfile::Default;
   std::vector<Bytes> candidates;  // when set, the admissible outputs of a class U case
 };
+void PrintTo(const CompareRow& r, std::ostream* os) { *os << r.name; }
 
 std::vector<CompareRow> compare_rows() {
   const DataType F32 = DataType::FLOAT32, F16 = DataType::FLOAT16;
@@ -154,6 +155,7 @@ struct BoundRow {
   ReduceFunction function;
   double exact;  // the exact result for the data below
 };
+void PrintTo(const BoundRow& r, std::ostream* os) { *os << name(r.function); }
 const Values kBoundData({1.5, 2.25, 0.75, 3.0});
 
 std::vector<BoundRow> bound_rows() {

@@ -101,6 +101,7 @@ struct RunnerRow {
   bool implements = true;
   FeatureLevel max_level = FeatureLevel::L6_4;
 };
+void PrintTo(const RunnerRow& r, std::ostream* os) { *os << r.name; }
 
 std::vector<RunnerRow> runner_rows() {
   return {

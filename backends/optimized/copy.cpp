@@ -1,12 +1,35 @@
 #include "optimized/copy.h"
 
 #include <cstring>
+#include <type_traits>
 
 #include "optimized/thread_pool.h"
 
 namespace dmlcert::optimized {
 
 namespace {
+
+// Reverses a run 16 bytes at a time: load a block, reverse its elements in the register, store.
+template <class E> void reverse_run(E* out, const E* in, uint64_t n) {
+  constexpr int N = 16 / sizeof(E);
+  using Bits = std::conditional_t<sizeof(E) == 8, uint64_t,
+                                  std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
+  typedef Bits V __attribute__((vector_size(16)));
+  typedef std::conditional_t<sizeof(E) == 8, int64_t,
+                             std::conditional_t<sizeof(E) == 4, int32_t, std::conditional_t<sizeof(E) == 2, int16_t, int8_t>>>
+      Lane;
+  typedef Lane M __attribute__((vector_size(16)));
+  M mask;
+  for (int j = 0; j < N; ++j) mask[j] = static_cast<Lane>(N - 1 - j);
+  uint64_t j = 0;
+  for (; j + N <= n; j += N) {
+    V v;
+    std::memcpy(&v, in - static_cast<int64_t>(j) - (N - 1), sizeof v);
+    v = __builtin_shuffle(v, mask);
+    std::memcpy(out + j, &v, sizeof v);
+  }
+  for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
+}
 
 template <class E> void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
                                        uint64_t n) {
@@ -15,7 +38,7 @@ template <class E> void copy_run_typed(std::byte* out_bytes, int64_t os, const s
   if (os == 1 && is == 1) {
     std::memmove(out, in, n * sizeof(E));
   } else if (os == 1 && is == -1) {
-    for (uint64_t j = 0; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
+    reverse_run(out, in, n);
   } else if (os == 1 && is == 0) {
     const E v = in[0];
     for (uint64_t j = 0; j < n; ++j) out[j] = v;

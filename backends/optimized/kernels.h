@@ -2,12 +2,13 @@
 // chosen at run time, so that the library runs on any x86-64 and uses the wider registers and the
 // hardware FLOAT16 conversion where the CPU has them.
 //
-// Why this and not Highway: the kernels are a handful of plain loops (accumulate, compare and
-// select, convert) that GCC vectorizes well on its own; compiling one loop file under two
-// `#pragma GCC target` regions gives runtime dispatch with no extra dependency and keeps the
-// kernels readable as ordinary C++. Highway would add its own dispatch tables and API for the
-// same code. The only intrinsic is the FLOAT16 conversion, which the vectorizer cannot produce
-// from Eigen::half's portable code. (Data movement needs no dispatch: memcpy and the copy loops
+// Why this and not Highway: the kernels are a handful of loops (accumulate, compare and select,
+// convert) written with GCC vector types, which compile to full-width registers for whatever
+// target is in effect; compiling one kernel file under two `#pragma GCC target` regions gives
+// runtime dispatch with no extra dependency and keeps the kernels ordinary C++. Highway would
+// bring its own dispatch tables and API for the same code. (Plain loops were tried first: GCC's
+// SLP vectorizer left the 16 lane accumulators in scalar registers.) The only intrinsic is the
+// FLOAT16 conversion (F16C). (Data movement needs no dispatch: memcpy and the copy loops
 // are bound by memory bandwidth with SSE2 already.)
 #pragma once
 
@@ -26,14 +27,18 @@ namespace dmlcert::optimized {
 inline float half_bits_to_float(uint16_t bits) { return static_cast<float>(Eigen::numext::bit_cast<half>(bits)); }
 
 namespace isa_baseline {
+#define DMLCERT_VEC_BYTES 16
 #include "optimized/kernels.inc"
+#undef DMLCERT_VEC_BYTES
 }  // namespace isa_baseline
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
 namespace isa_avx2 {
 #define DMLCERT_KERNELS_F16C 1
+#define DMLCERT_VEC_BYTES 32
 #include "optimized/kernels.inc"
+#undef DMLCERT_VEC_BYTES
 #undef DMLCERT_KERNELS_F16C
 }  // namespace isa_avx2
 #pragma GCC pop_options

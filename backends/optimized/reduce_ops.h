@@ -1,6 +1,8 @@
 // The element operations of REDUCE, as small structs the vector kernels (kernels.inc) are
 // instantiated with. Each has an input type In (float for FLOAT32 and FLOAT16 data, which is
 // converted to float first), an accumulator type Acc, identity(), map(x) and op(acc, mapped).
+// op() is a template so that it serves GCC vector types as well as scalars; vmap<VA>(v) maps a
+// vector of In to a vector of Acc. Ops with kVector = false have no vector form (exp).
 #pragma once
 
 #include <cmath>
@@ -19,24 +21,35 @@ namespace dmlcert::optimized::ops {
 struct SumD {
   using In = float;
   using Acc = double;
+  static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0.0; }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a + b; }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return __builtin_convertvector(x, VA); }
+  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a + b; }
 };
 struct AbsSumD : SumD {
   static DMLCERT_INLINE Acc map(In x) { return __builtin_fabs(static_cast<double>(x)); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
+    const VA d = __builtin_convertvector(x, VA);
+    return d < 0 ? -d : d;
+  }
 };
 struct SquareSumD : SumD {
   static DMLCERT_INLINE Acc map(In x) { return static_cast<double>(x) * static_cast<double>(x); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
+    const VA d = __builtin_convertvector(x, VA);
+    return d * d;
+  }
 };
 // exp in double: exp(x) of any float x < 709 is finite, and its rounding error (< 1 ulp of
 // double) is negligible against float32's.
 struct ExpSumD : SumD {
+  static constexpr bool kVector = false;
   static DMLCERT_INLINE Acc map(In x) { return std::exp(static_cast<double>(x)); }
 };
 struct ProductD : SumD {
   static DMLCERT_INLINE Acc identity() { return 1.0; }
-  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a * b; }
+  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a * b; }
 };
 
 // Integer SUM, L1, SUM_SQUARE and MULTIPLY wrap in the unsigned type of the same width. Valid
@@ -45,22 +58,32 @@ struct ProductD : SumD {
 template <class T> struct SumW {
   using In = T;
   using Acc = std::make_unsigned_t<T>;
+  static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
   static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
-  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a + b; }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return __builtin_convertvector(x, VA); }
+  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a + b; }
 };
 template <class T> struct AbsSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return x < 0 ? Acc(0) - static_cast<Acc>(x) : static_cast<Acc>(x); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
+    const VA u = __builtin_convertvector(x, VA);
+    return x < 0 ? VA{} - u : u;
+  }
 };
 template <class T> struct SquareSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return static_cast<Acc>(x) * static_cast<Acc>(x); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
+    const VA u = __builtin_convertvector(x, VA);
+    return u * u;
+  }
 };
 template <class T> struct ProductW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc identity() { return 1; }
-  static DMLCERT_INLINE Acc op(Acc a, Acc b) { return a * b; }
+  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a * b; }
 };
 
 // MAX and MIN keep the accumulator on ties and ignore NaN (a comparison with NaN is false). The
@@ -70,27 +93,30 @@ template <class T> struct ProductW : SumW<T> {
 template <class T> struct MaxV {
   using In = T;
   using Acc = T;
+  static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() {
     if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
     return std::numeric_limits<T>::lowest();
   }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  static DMLCERT_INLINE Acc op(Acc a, Acc x) { return x > a ? x : a; }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return x; }
+  template <class A> static DMLCERT_INLINE A op(A a, A x) { return x > a ? x : a; }
 };
 template <class T> struct MinV : MaxV<T> {
   static DMLCERT_INLINE T identity() {
     if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
     return std::numeric_limits<T>::max();
   }
-  static DMLCERT_INLINE T op(T a, T x) { return x < a ? x : a; }
+  template <class A> static DMLCERT_INLINE A op(A a, A x) { return x < a ? x : a; }
 };
 
-// ARGMAX / ARGMIN: whether x beats the current best (strictly: the first index wins ties).
+// ARGMAX / ARGMIN: whether x beats the current best (strictly: the first index wins ties). For
+// vectors, the lane mask.
 struct Greater {
-  template <class T> static DMLCERT_INLINE bool better(T x, T best) { return x > best; }
+  template <class T> static DMLCERT_INLINE auto better(T x, T best) { return x > best; }
 };
 struct Less {
-  template <class T> static DMLCERT_INLINE bool better(T x, T best) { return x < best; }
+  template <class T> static DMLCERT_INLINE auto better(T x, T best) { return x < best; }
 };
 
 }  // namespace dmlcert::optimized::ops

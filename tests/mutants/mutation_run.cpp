@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string quoted(const std::string& s) {
+std::string shell_quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
@@ -24,16 +24,27 @@ std::string quoted(const std::string& s) {
 
 // Runs a shell command with its output appended to `log`; returns the exit status.
 int run(const std::string& command, const std::string& log) {
-  const int status = std::system((command + " >>" + quoted(log) + " 2>&1").c_str());
+  const int status = std::system((command + " >>" + shell_quoted(log) + " 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string corpus_option(const MutationSetup& s);
+
+// The whole run (--shard 0/1), even when a sharded test runner's GTEST_SHARD_* variables are set.
 std::string certify_command(const MutationSetup& s, const std::string& plugin, const fs::path& dir) {
   std::ostringstream timeout;
   timeout << s.timeout_seconds;
-  return quoted(s.cli) + " certify --backend " + quoted("plugin:" + plugin) + " --level " + s.level + " --budget " +
-         s.budget + " --timeout " + timeout.str() + " --report " + quoted((dir / "report.json").string()) +
-         " --repro-dir " + quoted((dir / "repros").string());
+  return shell_quoted(s.cli) + " certify --backend " + shell_quoted("plugin:" + plugin) + " --level " + s.level + " --budget " +
+         s.budget + " --shard 0/1 --timeout " + timeout.str() + " --report " + shell_quoted((dir / "report.json").string()) +
+         " --repro-dir " + shell_quoted((dir / "repros").string()) + corpus_option(s);
+}
+
+// certify's --corpus: none (an empty directory) unless the setup asks for the corpus.
+std::string corpus_option(const MutationSetup& s) {
+  if (s.corpus) return "";
+  const fs::path empty = fs::path(s.work_dir) / "empty-corpus";
+  fs::create_directories(empty);
+  return " --corpus " + shell_quoted(empty.string());
 }
 
 fs::path fresh_dir(const MutationSetup& s, const std::string& id) {
@@ -83,8 +94,8 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
     d.rank = out.rank();
     d.output_elements = element_count(out.sizes).value_or(0);
   }
-  const std::string replay = quoted(s.cli) + " replay " + quoted(d.repro) + " --backend ";
-  d.replay_fails_on_plugin = run(replay + quoted("plugin:" + plugin), d.log) == 1;
+  const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --backend ";
+  d.replay_fails_on_plugin = run(replay + shell_quoted("plugin:" + plugin), d.log) == 1;
   d.replay_passes_on_reference = run(replay + "reference", d.log) == 0;
   return d;
 }

@@ -15,6 +15,10 @@ struct MutationSetup {
   std::string level = "5_0";
   std::string budget = "quick";
   double timeout_seconds = 2;  // per call: hang mutants cost this much per hang
+  // Replay the corpus first (as certify does by default). Off for the zoo: the hand-written corpus
+  // would catch some mutants before the generators do, with repros that were never shrunk, and
+  // the zoo is there to show that the generated cases and the shrinker have teeth.
+  bool corpus = false;
 };
 
 // What a certification of a plugin that should fail found.

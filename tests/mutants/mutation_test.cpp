@@ -9,7 +9,14 @@
 #include "mutation_run.h"
 #include "variant_catalog.h"
 
+// Test names and failure messages show the id, not the struct's bytes.
+namespace dmlcert::variants {
+void PrintTo(const VariantInfo& v, std::ostream* os) { *os << v.id; }
+}  // namespace dmlcert::variants
+
 namespace dmlcert::mutants {
+void PrintTo(const MutantInfo& m, std::ostream* os) { *os << m.id; }
+
 namespace {
 
 MutationSetup setup() {
