@@ -26,7 +26,8 @@ class BackendProp : public ::testing::TestWithParam<std::string> {
       const Case c = *cases;
       RC_TAG(name(c.expect));
       const CaseReport r = runner.run(c);
-      RC_LOG() << "case: " << to_json(c, false) << "\noutcome: " << name(r.outcome) << ": " << r.detail << "\n";
+      RC_LOG() << "case: " << to_json(c, false) << "\noutcome: " << name(r.outcome) << ": " << r.detail
+               << "\n";
       RC_ASSERT(!is_failure(r.outcome));
     });
   }
@@ -52,9 +53,15 @@ rc::Gen<Case> any_valid_case() {
                          [](FeatureLevel level) { return valid_case(level); });
 }
 
-TEST_P(BackendProp, RejectsEveryInvalidCaseWithoutWritingOutput) { check(any_invalid_case()); }
-TEST_P(BackendProp, MatchesTheReferenceOnValidCases) { check(any_valid_case()); }
-TEST_P(BackendProp, SurvivesUnspecifiedCasesWithAnAdmissibleResult) { check(any_unspecified_case()); }
+TEST_P(BackendProp, RejectsEveryInvalidCaseWithoutWritingOutput) {
+  check(any_invalid_case());
+}
+TEST_P(BackendProp, MatchesTheReferenceOnValidCases) {
+  check(any_valid_case());
+}
+TEST_P(BackendProp, SurvivesUnspecifiedCasesWithAnAdmissibleResult) {
+  check(any_unspecified_case());
+}
 
 INSTANTIATE_TEST_SUITE_P(Backends, BackendProp, ::testing::ValuesIn(proptest::backend_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });

@@ -80,16 +80,14 @@ rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, uint32_t shrink_lo, rc:
     Elements elements;
     for (uint32_t i = 0; i < count; ++i) elements.push_back(element(r.split(), size));
     return rc::shrinkable::map(
-        rc::shrinkable::shrinkRecur(std::move(elements),
-                                    [shrink_lo](const Elements& es) {
-                                      return rc::seq::concat(
-                                          rc::seq::filter(rc::shrink::removeChunks(es),
-                                                          [shrink_lo](const Elements& e) {
-                                                            return e.size() >= shrink_lo;
-                                                          }),
-                                          rc::shrink::eachElement(
-                                              es, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
-                                    }),
+        rc::shrinkable::shrinkRecur(
+            std::move(elements),
+            [shrink_lo](const Elements& es) {
+              return rc::seq::concat(
+                  rc::seq::filter(rc::shrink::removeChunks(es),
+                                  [shrink_lo](const Elements& e) { return e.size() >= shrink_lo; }),
+                  rc::shrink::eachElement(es, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
+            }),
         [](const Elements& es) {
           std::vector<T> v;
           v.reserve(es.size());
@@ -99,11 +97,13 @@ rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, uint32_t shrink_lo, rc:
   });
 }
 
-template <class T> rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::Gen<T> element) {
+template <class T>
+rc::Gen<std::vector<T>> ranked(uint32_t lo, uint32_t hi, rc::Gen<T> element) {
   return ranked(lo, hi, lo, std::move(element));
 }
 // The same over a spec's rank range (generated in [lo, hi], shrinking down to shrink_lo).
-template <class T> rc::Gen<std::vector<T>> ranked(const RankRange& ranks, rc::Gen<T> element) {
+template <class T>
+rc::Gen<std::vector<T>> ranked(const RankRange& ranks, rc::Gen<T> element) {
   return ranked(ranks.lo, ranks.hi, std::min(ranks.shrink_lo, ranks.lo), std::move(element));
 }
 

@@ -57,7 +57,8 @@ std::vector<std::string> Coverage::missing_rules() const {
 std::string describe(const SupportCell& c) {
   std::string s(name(c.op));
   if (c.function) s += " " + name(*c.function);
-  return s + " " + std::string(name(c.role)) + " " + std::string(name(c.type)) + " rank " + std::to_string(c.rank);
+  return s + " " + std::string(name(c.role)) + " " + std::string(name(c.type)) + " rank " +
+         std::to_string(c.rank);
 }
 
 std::string Coverage::table(const std::vector<FeatureLevel>& levels) const {
@@ -97,13 +98,15 @@ std::string Coverage::table(const std::vector<FeatureLevel>& levels) const {
           continue;
         }
         const Entry& e = it->second;
-        os << std::setw(12) << (std::to_string(e.hit) + "/" + std::to_string(e.total) + "[" +
-                                std::to_string(e.min_hits) + "]");
+        os << std::setw(12)
+           << (std::to_string(e.hit) + "/" + std::to_string(e.total) + "[" + std::to_string(e.min_hits) +
+               "]");
       }
       os << "\n";
     }
     const auto missing = missing_cells(level);
-    for (size_t i = 0; i < missing.size() && i < 50; ++i) os << "  MISSING cell: " << describe(missing[i]) << "\n";
+    for (size_t i = 0; i < missing.size() && i < 50; ++i)
+      os << "  MISSING cell: " << describe(missing[i]) << "\n";
     if (missing.size() > 50) os << "  ... and " << missing.size() - 50 << " more MISSING cells\n";
   }
   os << "Rule IDs hit (cases in which the validator reported the rule):\n";
@@ -113,7 +116,8 @@ std::string Coverage::table(const std::vector<FeatureLevel>& levels) const {
        << (n ? std::to_string(n) : std::string("MISSING")) << "\n";
   }
   const auto missing = missing_rules();
-  os << (missing.empty() ? "Every rule ID was hit.\n" : std::to_string(missing.size()) + " rule IDs MISSING.\n");
+  os << (missing.empty() ? "Every rule ID was hit.\n"
+                         : std::to_string(missing.size()) + " rule IDs MISSING.\n");
   return os.str();
 }
 

@@ -39,7 +39,9 @@ void put_uint(DataType t, std::byte* p, uint64_t v) {
 }
 
 // Raw random bits of the element width (every bit pattern: integers and, for floats, NaNs too).
-void put_bits(DataType t, std::byte* p, uint64_t bits) { std::memcpy(p, &bits, element_size(t)); }
+void put_bits(DataType t, std::byte* p, uint64_t bits) {
+  std::memcpy(p, &bits, element_size(t));
+}
 
 struct IntLimits {
   int64_t min;
@@ -51,7 +53,8 @@ IntLimits int_limits(DataType t) {
     if constexpr (is_float_v<T>) {
       return {0, 0};
     } else {
-      return {static_cast<int64_t>(std::numeric_limits<T>::min()), static_cast<uint64_t>(std::numeric_limits<T>::max())};
+      return {static_cast<int64_t>(std::numeric_limits<T>::min()),
+              static_cast<uint64_t>(std::numeric_limits<T>::max())};
     }
   });
 }
@@ -78,20 +81,44 @@ uint64_t special_float_bits(DataType t, Prng& prng, bool finite_only) {
   const uint64_t payload = 1 + prng.below(1000);
   switch (t) {
     case DataType::FLOAT16: {
-      const uint16_t table[] = {0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF, 0xFBFF, 0x0400,
-                                0x7C00, 0xFC00, 0x7E00, static_cast<uint16_t>(0x7C00 | (payload & 0x1FF))};
+      const uint16_t table[] = {0x0000,
+                                0x8000,
+                                0x0001,
+                                0x03FF,
+                                0x7BFF,
+                                0xFBFF,
+                                0x0400,
+                                0x7C00,
+                                0xFC00,
+                                0x7E00,
+                                static_cast<uint16_t>(0x7C00 | (payload & 0x1FF))};
       return table[choice];
     }
     case DataType::FLOAT32: {
-      const uint32_t table[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x007FFFFFu, 0x7F7FFFFFu, 0xFF7FFFFFu,
-                                0x00800000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+      const uint32_t table[] = {0x00000000u,
+                                0x80000000u,
+                                0x00000001u,
+                                0x007FFFFFu,
+                                0x7F7FFFFFu,
+                                0xFF7FFFFFu,
+                                0x00800000u,
+                                0x7F800000u,
+                                0xFF800000u,
+                                0x7FC00000u,
                                 static_cast<uint32_t>(0xFFC00000u | payload)};
       return table[choice];
     }
     default: {
-      const uint64_t table[] = {0x0ull, 0x8000000000000000ull, 0x1ull, 0x000FFFFFFFFFFFFFull,
-                                0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull, 0x0010000000000000ull,
-                                0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x7FF8000000000000ull,
+      const uint64_t table[] = {0x0ull,
+                                0x8000000000000000ull,
+                                0x1ull,
+                                0x000FFFFFFFFFFFFFull,
+                                0x7FEFFFFFFFFFFFFFull,
+                                0xFFEFFFFFFFFFFFFFull,
+                                0x0010000000000000ull,
+                                0x7FF0000000000000ull,
+                                0xFFF0000000000000ull,
+                                0x7FF8000000000000ull,
                                 0x7FF0000000000000ull | payload};
       return table[choice];
     }
@@ -220,7 +247,8 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::L1: {
         if (mode == DataMode::Exact || !fp) {
           // Integers: Random mode uses the whole headroom, Exact stays small.
-          const int64_t m = mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit);
+          const int64_t m =
+              mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit);
           // Signed: |x| <= m keeps |partial| <= n*m; abs() of such x never overflows either.
           put_small(t, p, sgn ? -m : 0, m, fp ? std::min(scale, 0) : 0, prng);
         } else {
@@ -318,6 +346,8 @@ bool negative_indices_legal(FeatureLevel level, DataType t) {
   return level >= FeatureLevel::L3_0 && is_signed_integer(t);
 }
 
-int64_t maybe_negative(int64_t v, int64_t d, bool negative) { return negative ? v - d : v; }
+int64_t maybe_negative(int64_t v, int64_t d, bool negative) {
+  return negative ? v - d : v;
+}
 
 }  // namespace dmlcert::props

@@ -19,7 +19,9 @@ using Clock = std::chrono::steady_clock;
 // Out of every 10 consecutive cases: 7 valid, 2 invalid, 1 unspecified.
 constexpr uint64_t kBlock = 10, kValidPerBlock = 7, kInvalidPerBlock = 2;
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // The rule IDs the validator finds in a case, descriptor and data.
 std::vector<std::string> rules_found(const Case& c) {
@@ -37,7 +39,8 @@ std::vector<std::string> rules_found(const Case& c) {
 std::string op_label(const Case& c) {
   std::string s(name(op_kind(c.op)));
   // Invalid function values (OP.FUNCTION) count together.
-  if (auto f = reduce_function(c.op)) s += " " + (is_valid(*f) ? name(*f) : std::string("(invalid function)"));
+  if (auto f = reduce_function(c.op))
+    s += " " + (is_valid(*f) ? name(*f) : std::string("(invalid function)"));
   return s;
 }
 
@@ -70,7 +73,8 @@ FuzzPlanner::FuzzPlanner(const FuzzOptions& options) : options_(options) {
   for (const Rule& r : rule_catalog()) {
     const std::string id(r.id);
     const bool invalid = makes_invalid(r);
-    if (level_for_rule(id, levels_.front(), invalid)) (invalid ? invalid_rules_ : unspecified_rules_).push_back(id);
+    if (level_for_rule(id, levels_.front(), invalid))
+      (invalid ? invalid_rules_ : unspecified_rules_).push_back(id);
   }
 }
 
@@ -194,9 +198,9 @@ FuzzResult run_fuzz(Backend& under_test, Backend& reference, const FuzzOptions& 
         write_case_file(f.shrunk_path, f.shrunk, nullptr);
       }
       if (options.log) {
-        *options.log << "FAILED case " << index << " (seed " << options.seed << ", case seed " << plan.case_seed
-                     << ", level " << name(plan.level) << ", " << op_label(c) << "): " << f.outcome << ": "
-                     << f.detail << "\n";
+        *options.log << "FAILED case " << index << " (seed " << options.seed << ", case seed "
+                     << plan.case_seed << ", level " << name(plan.level) << ", " << op_label(c)
+                     << "): " << f.outcome << ": " << f.detail << "\n";
         if (!f.path.empty())
           *options.log << "  case file:   " << f.path << "\n  shrunk case: " << f.shrunk_path
                        << "\n  reproduce:   dmlcert replay " << f.shrunk_path << " --backend "
@@ -259,14 +263,15 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o) {
   j["coverage"]["missing_rules"] = r.coverage.missing_rules();
   j["failures"] = nlohmann::ordered_json::array();
   for (const FuzzFailure& f : r.failures)
-    j["failures"].push_back({{"index", f.index},
-                             {"case_seed", f.case_seed},
-                             {"outcome", f.outcome},
-                             {"detail", f.detail},
-                             {"case_file", f.path},
-                             {"shrunk_case_file", f.shrunk_path},
-                             {"reproduce", "dmlcert replay " + (f.shrunk_path.empty() ? f.path : f.shrunk_path) +
-                                               " --backend " + o.backend_spec}});
+    j["failures"].push_back(
+        {{"index", f.index},
+         {"case_seed", f.case_seed},
+         {"outcome", f.outcome},
+         {"detail", f.detail},
+         {"case_file", f.path},
+         {"shrunk_case_file", f.shrunk_path},
+         {"reproduce", "dmlcert replay " + (f.shrunk_path.empty() ? f.path : f.shrunk_path) + " --backend " +
+                           o.backend_spec}});
   return j.dump(2);
 }
 

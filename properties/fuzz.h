@@ -49,7 +49,7 @@ struct FuzzPlan {
   uint64_t index = 0;
   FeatureLevel level = kDefaultFeatureLevel;
   CaseClass case_class = CaseClass::Valid;
-  std::string rule;                 // invalid and unspecified plans
+  std::string rule;                  // invalid and unspecified plans
   std::optional<CellTarget> target;  // valid plans
   DataMode mode = DataMode::Exact;
   uint64_t case_seed = 0;
@@ -64,7 +64,8 @@ class FuzzPlanner {
   const std::vector<FeatureLevel>& levels() const { return levels_; }
 
  private:
-  std::optional<FeatureLevel> level_for_rule(const std::string& rule, FeatureLevel preferred, bool invalid) const;
+  std::optional<FeatureLevel> level_for_rule(const std::string& rule, FeatureLevel preferred,
+                                             bool invalid) const;
   FuzzOptions options_;
   std::vector<FeatureLevel> levels_;
   std::map<FeatureLevel, std::vector<CellTarget>> targets_;
@@ -87,8 +88,8 @@ struct ClassStats {
 struct FuzzResult {
   uint64_t cases = 0, generation_failures = 0;
   double seconds = 0;
-  std::map<std::string, uint64_t> outcomes;         // "passed" -> n
-  std::map<std::string, ClassStats> classes;        // "valid" -> n, time (as the validator classified)
+  std::map<std::string, uint64_t> outcomes;   // "passed" -> n
+  std::map<std::string, ClassStats> classes;  // "valid" -> n, time (as the validator classified)
   std::map<std::string, uint64_t> ranks, types, ops, modes;  // distribution of generated cases
   Coverage coverage;
   std::vector<FuzzFailure> failures;

@@ -21,7 +21,8 @@ TEST(Fuzz, ReferenceRunHitsEveryCellAndEveryRule) {
   EXPECT_EQ(r.failures.size(), 0u);
   for (FeatureLevel level : proptest::tested_levels()) {
     SCOPED_TRACE(std::string(name(level)));
-    for (const SupportCell& c : r.coverage.missing_cells(level)) ADD_FAILURE() << "MISSING cell " << describe(c);
+    for (const SupportCell& c : r.coverage.missing_cells(level))
+      ADD_FAILURE() << "MISSING cell " << describe(c);
   }
   for (const std::string& rule : r.coverage.missing_rules()) ADD_FAILURE() << "MISSING rule " << rule;
 }

@@ -18,7 +18,9 @@ struct Layouts {
   LayoutSpec input, indices, output;
 };
 
-rc::Gen<GatherDim> gather_dim_gen() { return rc::gen::construct<GatherDim>(raw(), raw()); }
+rc::Gen<GatherDim> gather_dim_gen() {
+  return rc::gen::construct<GatherDim>(raw(), raw());
+}
 
 Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<GatherDim>& dims,
              uint32_t axis_choice, uint64_t budget, const Layouts& layouts, const GatherData& data) {
@@ -31,8 +33,8 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
     in_sizes.push_back(budgeted_size(dims[i].in, remaining));
     idx_sizes.push_back(in_sizes.back());
   }
-  uint64_t along = std::max<uint64_t>(1, budget / std::max<uint64_t>(1, element_count(in_sizes).value_or(1) /
-                                                                              in_sizes[d.axis]));
+  uint64_t along = std::max<uint64_t>(
+      1, budget / std::max<uint64_t>(1, element_count(in_sizes).value_or(1) / in_sizes[d.axis]));
   idx_sizes[d.axis] = budgeted_size(dims[d.axis].indices, along);
 
   d.input = realize_layout(type, in_sizes, layouts.input, true);
@@ -60,16 +62,18 @@ rc::Gen<Case> gather_elements_case(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   const bool broadcast = spec.allow_broadcast_inputs;
   return rc::gen::apply(
-      [spec](DataType type, DataType index_type, const std::vector<GatherDim>& dims, uint32_t axis, uint64_t budget,
-             const Layouts& layouts, const GatherData& data) {
+      [spec](DataType type, DataType index_type, const std::vector<GatherDim>& dims, uint32_t axis,
+             uint64_t budget, const Layouts& layouts, const GatherData& data) {
         return realize(spec, type, index_type, dims, axis, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()),
-      raw(8), budget_gen(),
-      rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, broadcast), layout_gen(false)),
-      rc::gen::construct<GatherData>(fill_gen(spec.mode), raw(),
-                                     spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));
+      type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()), raw(8),
+      budget_gen(),
+      rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, broadcast),
+                                  layout_gen(false)),
+      rc::gen::construct<GatherData>(
+          fill_gen(spec.mode), raw(),
+          spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));
 }
 
 }  // namespace dmlcert::props

@@ -33,10 +33,12 @@ rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, D
 // A valid case mutated to break exactly the rule `rule_id` (a doc or inferred rule). The case's
 // `violates` names it. Returns nullopt when the rule cannot be broken at this level for any op
 // in `ops` (e.g. OP.FEATURE_LEVEL at 2_1 for SLICE).
-std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops = {});
+std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level,
+                                          std::vector<OpKind> ops = {});
 // A class U case for the U rule `rule_id` (its `violates` names it), or nullopt when not
 // reachable at this level.
-std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops = {});
+std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,
+                                              std::vector<OpKind> ops = {});
 // The rule IDs invalid_case()/unspecified_case() can produce at a level.
 std::vector<std::string> invalid_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
 std::vector<std::string> unspecified_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});

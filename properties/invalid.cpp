@@ -24,15 +24,22 @@ struct Mutator {
   Mutate mutate;
 };
 
-template <class T> T& as(Case& c) { return std::get<T>(c.op); }
+template <class T>
+T& as(Case& c) {
+  return std::get<T>(c.op);
+}
 
 // Roles with a tensor, optionally only inputs or only outputs.
-std::vector<Role> tensor_roles(const Case& c) { return roles(op_kind(c.op)); }
+std::vector<Role> tensor_roles(const Case& c) {
+  return roles(op_kind(c.op));
+}
 Role pick_role(const Case& c, Prng& prng) {
   const auto rs = tensor_roles(c);
   return rs[prng.below(rs.size())];
 }
-uint32_t pick_dim(const TensorDesc& t, Prng& prng) { return static_cast<uint32_t>(prng.below(t.rank())); }
+uint32_t pick_dim(const TensorDesc& t, Prng& prng) {
+  return static_cast<uint32_t>(prng.below(t.rank()));
+}
 
 void prepend_unit(TensorDesc& t) {
   t.sizes.insert(t.sizes.begin(), 1);
@@ -97,7 +104,9 @@ void ensure_strides(TensorDesc& t) {
   }
 }
 
-bool exists(OpKind op, FeatureLevel level) { return level >= introduced_at(op); }
+bool exists(OpKind op, FeatureLevel level) {
+  return level >= introduced_at(op);
+}
 bool has_big_dim(const Case& c) {
   for (Role r : roles(op_kind(c.op)))
     for (uint32_t s : tensor(c.op, r)->sizes)
@@ -106,7 +115,8 @@ bool has_big_dim(const Case& c) {
 }
 
 // T.DTYPE: a role whose support list misses some type.
-std::vector<Role> roles_with_unsupported_types(OpKind op, std::optional<ReduceFunction> f, FeatureLevel level) {
+std::vector<Role> roles_with_unsupported_types(OpKind op, std::optional<ReduceFunction> f,
+                                               FeatureLevel level) {
   std::vector<Role> out;
   for (Role r : roles(op)) {
     const auto s = support(op, f, r, level);
@@ -120,26 +130,29 @@ const std::map<std::string_view, Mutator>& mutators() {
     std::map<std::string_view, Mutator> m;
     const auto any = [](OpKind op, FeatureLevel l) { return exists(op, l); };
 
-    m["T.RANK"] = {{}, any,
+    m["T.RANK"] = {{},
+                   any,
                    [](CaseSpec& s) { s.rank = rank_range(s).hi; },
                    nullptr,
                    [](Case& c, Prng&) { prepend_unit_dim_everywhere(c); }};
-    m["T.DTYPE"] = {{},
-                    [](OpKind op, FeatureLevel l) {
-                      if (!exists(op, l)) return false;
-                      // REDUCE never takes FLOAT64, whatever the function.
-                      return op == OpKind::REDUCE || !roles_with_unsupported_types(op, std::nullopt, l).empty();
-                    },
-                    nullptr, nullptr,
-                    [](Case& c, Prng& prng) {
-                      const auto rs = roles_with_unsupported_types(op_kind(c.op), reduce_function(c.op), c.level);
-                      const Role role = rs[prng.below(rs.size())];
-                      const auto s = support(op_kind(c.op), reduce_function(c.op), role, c.level);
-                      std::vector<DataType> bad;
-                      for (DataType t : kAllDataTypes)
-                        if (!s->allows(t)) bad.push_back(t);
-                      retype(c, role, bad[prng.below(bad.size())], prng);
-                    }};
+    m["T.DTYPE"] = {
+        {},
+        [](OpKind op, FeatureLevel l) {
+          if (!exists(op, l)) return false;
+          // REDUCE never takes FLOAT64, whatever the function.
+          return op == OpKind::REDUCE || !roles_with_unsupported_types(op, std::nullopt, l).empty();
+        },
+        nullptr,
+        nullptr,
+        [](Case& c, Prng& prng) {
+          const auto rs = roles_with_unsupported_types(op_kind(c.op), reduce_function(c.op), c.level);
+          const Role role = rs[prng.below(rs.size())];
+          const auto s = support(op_kind(c.op), reduce_function(c.op), role, c.level);
+          std::vector<DataType> bad;
+          for (DataType t : kAllDataTypes)
+            if (!s->allows(t)) bad.push_back(t);
+          retype(c, role, bad[prng.below(bad.size())], prng);
+        }};
     m["T.SIZE_ZERO"] = {{}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
                           const Role r = pick_role(c, prng);
                           resize(c, r, pick_dim(*tensor(c.op, r), prng), 0, prng);
@@ -229,8 +242,8 @@ const std::map<std::string_view, Mutator>& mutators() {
     m["SLICE1.WINDOW_BOUNDS"] = {{OpKind::SLICE1}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
                                    auto& d = as<Slice1Desc>(c);
                                    const uint32_t i = pick_dim(d.input, prng);
-                                   d.input_window_offsets[i] = d.input.sizes[i] - d.input_window_sizes[i] + 1 +
-                                                               static_cast<uint32_t>(prng.below(2));
+                                   d.input_window_offsets[i] = d.input.sizes[i] - d.input_window_sizes[i] +
+                                                               1 + static_cast<uint32_t>(prng.below(2));
                                  }};
     m["SLICE1.STRIDE_ZERO"] = {{OpKind::SLICE1}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
                                  auto& d = as<Slice1Desc>(c);
@@ -240,8 +253,9 @@ const std::map<std::string_view, Mutator>& mutators() {
                                  auto& d = as<Slice1Desc>(c);
                                  const uint32_t i = pick_dim(d.input, prng);
                                  const int64_t s = d.input_window_strides[i];
-                                 const uint32_t most = 1 + static_cast<uint32_t>((d.input_window_sizes[i] - 1) /
-                                                                                 static_cast<uint64_t>(s < 0 ? -s : s));
+                                 const uint32_t most =
+                                     1 + static_cast<uint32_t>((d.input_window_sizes[i] - 1) /
+                                                               static_cast<uint64_t>(s < 0 ? -s : s));
                                  resize(c, Role::OUTPUT, i, most + 1, prng);
                                }};
 
@@ -262,7 +276,10 @@ const std::map<std::string_view, Mutator>& mutators() {
                                          auto& d = as<ScatterNdDesc>(c);
                                          d.indices_dimension_count = prng.coin() ? 0 : d.indices.rank() + 1;
                                        }};
-    m["SCATTERND.LEADING_DIMS"] = {{OpKind::SCATTER_ND}, any, [](CaseSpec& s) { s.min_rank = 2; }, nullptr,
+    m["SCATTERND.LEADING_DIMS"] = {{OpKind::SCATTER_ND},
+                                   any,
+                                   [](CaseSpec& s) { s.min_rank = 2; },
+                                   nullptr,
                                    [](Case& c, Prng& prng) {
                                      auto& d = as<ScatterNdDesc>(c);
                                      const uint32_t r = d.input.rank();
@@ -290,36 +307,45 @@ const std::map<std::string_view, Mutator>& mutators() {
                                     }};
     m["SCATTERND.OUTPUT_SHAPE"] = {{OpKind::SCATTER_ND}, any, nullptr, nullptr, grow_output};
 
-    m["REDUCE.DIMCOUNT"] = {{OpKind::REDUCE}, any, nullptr, nullptr,
-                            [](Case& c, Prng&) { prepend_unit(*tensor(c.op, Role::OUTPUT)); }};
+    m["REDUCE.DIMCOUNT"] = {{OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng&) {
+                              prepend_unit(*tensor(c.op, Role::OUTPUT));
+                            }};
     m["REDUCE.AXIS_RANGE"] = {{OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
                                 auto& d = as<ReduceDesc>(c);
-                                d.axes[prng.below(d.axes.size())] = d.input.rank() + static_cast<uint32_t>(prng.below(3));
+                                d.axes[prng.below(d.axes.size())] =
+                                    d.input.rank() + static_cast<uint32_t>(prng.below(3));
                               }};
     m["REDUCE.OUTPUT_SIZES"] = {{OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
                                   auto& d = as<ReduceDesc>(c);
                                   const uint32_t i = pick_dim(d.output, prng);
-                                  const bool reduced = std::find(d.axes.begin(), d.axes.end(), i) != d.axes.end();
+                                  const bool reduced =
+                                      std::find(d.axes.begin(), d.axes.end(), i) != d.axes.end();
                                   resize(c, Role::OUTPUT, i, reduced ? 2 : d.output.sizes[i] + 1, prng);
                                 }};
-    m["REDUCE.DTYPE_MATCH"] = {{OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
-                                 auto& d = as<ReduceDesc>(c);
-                                 if (is_arg_function(d.function)) {
-                                   retype(c, Role::OUTPUT, prng.coin() ? DataType::FLOAT32 : DataType::FLOAT16, prng);
-                                 } else {
-                                   retype(c, Role::OUTPUT, other_type(c, Role::OUTPUT, d.input.type, prng), prng);
-                                 }
-                               }};
+    m["REDUCE.DTYPE_MATCH"] = {
+        {OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
+          auto& d = as<ReduceDesc>(c);
+          if (is_arg_function(d.function)) {
+            retype(c, Role::OUTPUT, prng.coin() ? DataType::FLOAT32 : DataType::FLOAT16, prng);
+          } else {
+            retype(c, Role::OUTPUT, other_type(c, Role::OUTPUT, d.input.type, prng), prng);
+          }
+        }};
 
-    m["GATHERELEMENTS.DIMCOUNT"] = {{OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
-                                      prepend_unit(*tensor(c.op, prng.coin() ? Role::INDICES : Role::OUTPUT));
-                                    }};
-    m["GATHERELEMENTS.AXIS_RANGE"] = {{OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
-                                        auto& d = as<GatherElementsDesc>(c);
-                                        d.axis = d.input.rank() + static_cast<uint32_t>(prng.below(3));
-                                      }};
-    m["GATHERELEMENTS.INDICES_SHAPE"] = {{OpKind::GATHER_ELEMENTS}, any, [](CaseSpec& s) { s.min_rank = 2; },
-                                         nullptr, [](Case& c, Prng& prng) {
+    m["GATHERELEMENTS.DIMCOUNT"] = {
+        {OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
+          prepend_unit(*tensor(c.op, prng.coin() ? Role::INDICES : Role::OUTPUT));
+        }};
+    m["GATHERELEMENTS.AXIS_RANGE"] = {
+        {OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
+          auto& d = as<GatherElementsDesc>(c);
+          d.axis = d.input.rank() + static_cast<uint32_t>(prng.below(3));
+        }};
+    m["GATHERELEMENTS.INDICES_SHAPE"] = {{OpKind::GATHER_ELEMENTS},
+                                         any,
+                                         [](CaseSpec& s) { s.min_rank = 2; },
+                                         nullptr,
+                                         [](Case& c, Prng& prng) {
                                            auto& d = as<GatherElementsDesc>(c);
                                            uint32_t i = static_cast<uint32_t>(prng.below(d.input.rank() - 1));
                                            if (i >= d.axis) ++i;
@@ -346,7 +372,8 @@ std::vector<OpKind> candidate_ops(const Mutator& mu, FeatureLevel level, const s
 
 }  // namespace
 
-std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops) {
+std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level,
+                                          std::vector<OpKind> ops) {
   const auto it = mutators().find(rule_id);
   if (it == mutators().end()) return std::nullopt;
   const Mutator& mu = it->second;

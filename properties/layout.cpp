@@ -38,7 +38,8 @@ rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast) {
                         {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}, {3, kBroadcast}})
                   : rc::gen::weightedElement<uint8_t>(
                         {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}});
-  return rc::gen::construct<LayoutSpec>(kind, raw(), rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 3}}));
+  return rc::gen::construct<LayoutSpec>(kind, raw(),
+                                        rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 3}}));
 }
 
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role) {

@@ -23,7 +23,9 @@ Bytes run(const Case& c) {
   return *out;
 }
 
-rc::Gen<FeatureLevel> level_gen() { return rc::gen::elementOf(proptest::tested_levels()); }
+rc::Gen<FeatureLevel> level_gen() {
+  return rc::gen::elementOf(proptest::tested_levels());
+}
 
 // The same logical tensors in other memory layouts (strides, padding, permutation, slack bytes)
 // give the same logical result, bit for bit.

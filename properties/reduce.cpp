@@ -22,8 +22,8 @@ rc::Gen<ReduceDim> reduce_dim_gen() {
 }
 
 Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out_type,
-             const std::vector<ReduceDim>& dims, const AxisOrder& order, uint64_t budget, const LayoutSpec& in_layout,
-             const LayoutSpec& out_layout, const FillSpec& fill) {
+             const std::vector<ReduceDim>& dims, const AxisOrder& order, uint64_t budget,
+             const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
   ReduceDesc d;
   d.function = f;
   Sizes in_sizes, out_sizes;
@@ -61,13 +61,14 @@ rc::Gen<Case> reduce_case_with(const CaseSpec& spec, ReduceFunction f) {
                                                   : rc::gen::just(DataType::FLOAT32);
   return rc::gen::apply(
       [s, f](DataType type, DataType arg_out, const std::vector<ReduceDim>& dims, const AxisOrder& order,
-             uint64_t budget, const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
-        return realize(s, f, type, is_arg_function(f) ? arg_out : type, dims, order, budget, in_layout, out_layout,
-                       fill);
+             uint64_t budget, const LayoutSpec& in_layout, const LayoutSpec& out_layout,
+             const FillSpec& fill) {
+        return realize(s, f, type, is_arg_function(f) ? arg_out : type, dims, order, budget, in_layout,
+                       out_layout, fill);
       },
       type_gen(s.data_type, in_types), out_type, ranked(ranks, reduce_dim_gen()),
-      rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(), layout_gen(true, broadcast),
-      layout_gen(false), fill_gen(s.mode));
+      rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(),
+      layout_gen(true, broadcast), layout_gen(false), fill_gen(s.mode));
 }
 
 }  // namespace

@@ -23,11 +23,16 @@ struct ScatterData {
   bool negative = false;
 };
 
-rc::Gen<ScatterDim> scatter_dim_gen() { return rc::gen::construct<ScatterDim>(raw(), raw()); }
-rc::Gen<ScatterShape> scatter_shape_gen() { return rc::gen::construct<ScatterShape>(raw(), raw(), raw()); }
+rc::Gen<ScatterDim> scatter_dim_gen() {
+  return rc::gen::construct<ScatterDim>(raw(), raw());
+}
+rc::Gen<ScatterShape> scatter_shape_gen() {
+  return rc::gen::construct<ScatterShape>(raw(), raw(), raw());
+}
 rc::Gen<ScatterData> scatter_data_gen(const CaseSpec& spec) {
-  return rc::gen::construct<ScatterData>(fill_gen(spec.mode), fill_gen(spec.mode), raw(),
-                                         spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false));
+  return rc::gen::construct<ScatterData>(
+      fill_gen(spec.mode), fill_gen(spec.mode), raw(),
+      spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false));
 }
 
 struct Layouts {
@@ -51,7 +56,8 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
 
   Sizes in_sizes(r, 1);
   uint64_t remaining = budget;
-  for (uint32_t i = r - d.input_dimension_count; i < r; ++i) in_sizes[i] = budgeted_size(dims[i].in, remaining);
+  for (uint32_t i = r - d.input_dimension_count; i < r; ++i)
+    in_sizes[i] = budgeted_size(dims[i].in, remaining);
   const uint32_t tuple_begin = r - m, block_begin = r - m + k;
   uint64_t capacity = 1;
   for (uint32_t i = tuple_begin; i < block_begin; ++i) capacity *= in_sizes[i];
@@ -110,8 +116,8 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
 rc::Gen<Case> scatter_nd_case(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
-      [spec](DataType type, DataType index_type, const std::vector<ScatterDim>& dims, const ScatterShape& shape,
-             uint64_t budget, const Layouts& layouts, const ScatterData& data) {
+      [spec](DataType type, DataType index_type, const std::vector<ScatterDim>& dims,
+             const ScatterShape& shape, uint64_t budget, const Layouts& layouts, const ScatterData& data) {
         return realize(spec, type, index_type, dims, shape, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),

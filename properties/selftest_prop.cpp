@@ -51,8 +51,8 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   EXPECT_EQ(on_buggy.run(loaded.cases[0]).outcome, Outcome::Failed);
   Runner on_reference(*reference, *reference);
   EXPECT_EQ(on_reference.run(loaded.cases[0]).outcome, Outcome::Passed);
-  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk_path + " --backend reference > " +
-                             (dir / "replay.log").string() + " 2>&1";
+  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk_path +
+                             " --backend reference > " + (dir / "replay.log").string() + " 2>&1";
   EXPECT_EQ(std::system(replay.c_str()), 0);
   // Passing cases were deleted; the failing case and its shrunk form were kept.
   EXPECT_TRUE(fs::exists(f.path));

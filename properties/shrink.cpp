@@ -13,8 +13,8 @@ rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size) {
 Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<bool(const Case&)>& still_fails,
                     double max_seconds) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(max_seconds));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(max_seconds));
   rc::Shrinkable<Case> current = failing;
   Case best = current.value();
   bool progressed = true;

@@ -46,9 +46,8 @@ rc::Gen<Case> slice_case(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
       [spec](DataType type, const std::vector<SliceDim>& dims, uint64_t budget, const LayoutSpec& in_layout,
-             const LayoutSpec& out_layout, const FillSpec& fill) {
-        return realize(spec, type, dims, budget, in_layout, out_layout, fill);
-      },
+             const LayoutSpec& out_layout,
+             const FillSpec& fill) { return realize(spec, type, dims, budget, in_layout, out_layout, fill); },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, slice_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
       layout_gen(false), fill_gen(spec.mode));

@@ -57,9 +57,13 @@ rc::Gen<DataType> type_gen(std::optional<DataType> fixed, const std::vector<Data
   return rc::gen::elementOf(allowed);
 }
 
-rc::Gen<uint32_t> raw(uint32_t n) { return rc::gen::inRange<uint32_t>(0, n); }
+rc::Gen<uint32_t> raw(uint32_t n) {
+  return rc::gen::inRange<uint32_t>(0, n);
+}
 
-uint64_t element_budget(int size) { return 4 + 20 * static_cast<uint64_t>(std::clamp(size, 0, 100)); }
+uint64_t element_budget(int size) {
+  return 4 + 20 * static_cast<uint64_t>(std::clamp(size, 0, 100));
+}
 
 rc::Gen<uint64_t> budget_gen() {
   return rc::gen::withSize([](int size) { return rc::gen::just(element_budget(size)); });

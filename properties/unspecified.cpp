@@ -21,8 +21,13 @@ struct UGenerator {
   std::function<void(Case&, Prng&)> mutate;
 };
 
-template <class T> T& as(Case& c) { return std::get<T>(c.op); }
-bool exists(OpKind op, FeatureLevel l) { return l >= introduced_at(op); }
+template <class T>
+T& as(Case& c) {
+  return std::get<T>(c.op);
+}
+bool exists(OpKind op, FeatureLevel l) {
+  return l >= introduced_at(op);
+}
 
 void ensure_strides(TensorDesc& t) {
   if (!t.strides) {
@@ -69,7 +74,9 @@ const std::map<std::string_view, UGenerator>& generators() {
     std::map<std::string_view, UGenerator> m;
     const auto any = [](OpKind op, FeatureLevel l) { return exists(op, l); };
 
-    m["T.OUTPUT_OVERLAP"] = {{}, any, nullptr,
+    m["T.OUTPUT_OVERLAP"] = {{},
+                             any,
+                             nullptr,
                              [](const Case& c) {
                                for (uint32_t s : tensor(c.op, Role::OUTPUT)->sizes)
                                  if (s >= 2) return true;
@@ -95,11 +102,12 @@ const std::map<std::string_view, UGenerator>& generators() {
                                 d.output.strides.reset();
                                 refresh_total_bytes(d.output);
                               }};
-    m["REDUCE.AXES_DUPLICATE"] = {{OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
-                                    auto& d = as<ReduceDesc>(c);
-                                    const uint32_t a = d.axes[prng.below(d.axes.size())];
-                                    d.axes.insert(d.axes.begin() + static_cast<ptrdiff_t>(prng.below(d.axes.size() + 1)), a);
-                                  }};
+    m["REDUCE.AXES_DUPLICATE"] = {
+        {OpKind::REDUCE}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
+          auto& d = as<ReduceDesc>(c);
+          const uint32_t a = d.axes[prng.below(d.axes.size())];
+          d.axes.insert(d.axes.begin() + static_cast<ptrdiff_t>(prng.below(d.axes.size() + 1)), a);
+        }};
     m["REDUCE.INT_OVERFLOW"] = {{OpKind::REDUCE},
                                 [](OpKind op, FeatureLevel l) {
                                   if (!exists(op, l)) return false;
@@ -114,7 +122,8 @@ const std::map<std::string_view, UGenerator>& generators() {
                                 },
                                 // Two maxima in every group already leave the type's range.
                                 [](Case& c, Prng&) { fill_with_max(c); }};
-    m["REDUCE.NONFINITE"] = {{OpKind::REDUCE}, any,
+    m["REDUCE.NONFINITE"] = {{OpKind::REDUCE},
+                             any,
                              [](CaseSpec& s) { s.data_type = DataType::FLOAT32; },
                              nullptr,
                              [](Case& c, Prng& prng) {
@@ -137,7 +146,8 @@ const std::map<std::string_view, UGenerator>& generators() {
                                from_double(in.type, specials[prng.below(3)], c.data.input.data());
                                for (uint64_t i = 1; i < n; ++i)
                                  if (prng.below(4) == 0)
-                                   from_double(in.type, specials[prng.below(3)], c.data.input.data() + i * es);
+                                   from_double(in.type, specials[prng.below(3)],
+                                               c.data.input.data() + i * es);
                                share_broadcast_elements(in, c.data.input);
                              }};
     m["SCATTERND.INDEX_RANGE"] = {{OpKind::SCATTER_ND}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
@@ -153,37 +163,41 @@ const std::map<std::string_view, UGenerator>& generators() {
                                     if (below && c.level < FeatureLevel::L3_0) values[pos] = -1;
                                     c.data.indices = encode_indices(d.indices.type, values);
                                   }};
-    m["SCATTERND.DUPLICATE"] = {{OpKind::SCATTER_ND}, any, nullptr,
-                                [](const Case& c) {
-                                  const auto& d = std::get<ScatterNdDesc>(c.op);
-                                  return element_count(d.indices.sizes).value_or(0) / d.indices.sizes.back() >= 2;
-                                },
-                                [](Case& c, Prng& prng) {
-                                  auto& d = as<ScatterNdDesc>(c);
-                                  const uint32_t k = d.indices.sizes.back();
-                                  auto values = decode_indices(d.indices.type, c.data.indices);
-                                  const size_t tuples = values.size() / k;
-                                  const size_t from = prng.below(tuples);
-                                  size_t to = prng.below(tuples - 1);
-                                  if (to >= from) ++to;
-                                  std::copy_n(values.begin() + static_cast<ptrdiff_t>(from * k), k,
-                                              values.begin() + static_cast<ptrdiff_t>(to * k));
-                                  c.data.indices = encode_indices(d.indices.type, values);
-                                }};
-    m["GATHERELEMENTS.INDEX_RANGE"] = {{OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
-                                         auto& d = as<GatherElementsDesc>(c);
-                                         auto values = decode_indices(d.indices.type, c.data.indices);
-                                         const int64_t extent = d.input.sizes[d.axis];
-                                         const bool below = is_signed_integer(d.indices.type) && prng.coin();
-                                         int64_t bad = below ? -extent - 1 - static_cast<int64_t>(prng.below(3))
-                                                             : extent + static_cast<int64_t>(prng.below(3));
-                                         if (below && c.level < FeatureLevel::L3_0) bad = -1;
-                                         // Element 0 always keeps its value under 0-stride sharing.
-                                         values[0] = bad;
-                                         if (values.size() > 1 && prng.coin()) values[prng.below(values.size())] = bad;
-                                         c.data.indices = encode_indices(d.indices.type, values);
-                                         share_broadcast_elements(d.indices, c.data.indices);
-                                       }};
+    m["SCATTERND.DUPLICATE"] = {
+        {OpKind::SCATTER_ND},
+        any,
+        nullptr,
+        [](const Case& c) {
+          const auto& d = std::get<ScatterNdDesc>(c.op);
+          return element_count(d.indices.sizes).value_or(0) / d.indices.sizes.back() >= 2;
+        },
+        [](Case& c, Prng& prng) {
+          auto& d = as<ScatterNdDesc>(c);
+          const uint32_t k = d.indices.sizes.back();
+          auto values = decode_indices(d.indices.type, c.data.indices);
+          const size_t tuples = values.size() / k;
+          const size_t from = prng.below(tuples);
+          size_t to = prng.below(tuples - 1);
+          if (to >= from) ++to;
+          std::copy_n(values.begin() + static_cast<ptrdiff_t>(from * k), k,
+                      values.begin() + static_cast<ptrdiff_t>(to * k));
+          c.data.indices = encode_indices(d.indices.type, values);
+        }};
+    m["GATHERELEMENTS.INDEX_RANGE"] = {
+        {OpKind::GATHER_ELEMENTS}, any, nullptr, nullptr, [](Case& c, Prng& prng) {
+          auto& d = as<GatherElementsDesc>(c);
+          auto values = decode_indices(d.indices.type, c.data.indices);
+          const int64_t extent = d.input.sizes[d.axis];
+          const bool below = is_signed_integer(d.indices.type) && prng.coin();
+          int64_t bad = below ? -extent - 1 - static_cast<int64_t>(prng.below(3))
+                              : extent + static_cast<int64_t>(prng.below(3));
+          if (below && c.level < FeatureLevel::L3_0) bad = -1;
+          // Element 0 always keeps its value under 0-stride sharing.
+          values[0] = bad;
+          if (values.size() > 1 && prng.coin()) values[prng.below(values.size())] = bad;
+          c.data.indices = encode_indices(d.indices.type, values);
+          share_broadcast_elements(d.indices, c.data.indices);
+        }};
     return m;
   }();
   return m;

@@ -59,7 +59,8 @@ std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKin
   std::vector<CellTarget> targets;
   for (OpKind op : ops_at(level, ops)) {
     std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
-    if (op == OpKind::REDUCE) functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
+    if (op == OpKind::REDUCE)
+      functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
     for (const auto& f : functions) {
       CaseSpec spec;
       spec.level = level;
@@ -69,7 +70,8 @@ std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKin
       std::vector<Role> data_roles, index_roles;
       for (Role r : roles(op)) (is_index_role(op, f, r) ? index_roles : data_roles).push_back(r);
       const auto data_types = common_types(spec, data_roles);
-      const auto index_types = index_roles.empty() ? std::vector<DataType>{} : role_types(spec, index_roles[0]);
+      const auto index_types =
+          index_roles.empty() ? std::vector<DataType>{} : role_types(spec, index_roles[0]);
       if (data_types.empty()) continue;
       // Pair the lists so that both are walked completely at every rank.
       const size_t n = std::max(data_types.size(), index_types.size());

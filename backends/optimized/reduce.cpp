@@ -5,7 +5,8 @@
 // of the same kind merged, order kept so that the flattened ARG* index stays row-major). Two
 // engines then run it:
 // - columns, when the innermost dim is kept: a tile of neighbouring outputs is accumulated
-//   together, one accumulator per output, walking the reduced coordinates in order;
+//   together, one accumulator per output, walking the reduced coordinates in order, in fixed
+//   blocks of kColumnBlock coordinates whose partial results are folded in order;
 // - rows, otherwise: each output's elements (in flattened order) are cut into fixed blocks of
 //   kBlock elements; a block is accumulated in kLanes independent lanes, the lanes are folded by a
 //   fixed tree, and the blocks are folded in order.
@@ -30,8 +31,9 @@ namespace {
 
 constexpr int kLanes = isa_baseline::Kernels::kLanes;
 constexpr uint64_t kBlock = uint64_t{1} << 15;  // elements per row-engine block
-constexpr uint64_t kSegment = 2048;             // elements per kernel call (and scratch buffer)
-constexpr uint64_t kTile = 1024;                // outputs per column-engine tile
+constexpr uint64_t kSegment = 4096;             // elements per kernel call and scratch buffer (>= kTile)
+constexpr uint64_t kTile = 4096;                // outputs per column-engine tile
+constexpr uint64_t kColumnBlock = 256;          // reduced coordinates per column-engine block
 constexpr int kReduced = 1, kKept = 0;
 constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
 
@@ -116,6 +118,7 @@ template <class Op> struct ValueReducer {
       for (size_t j = 0; j < n; ++j) a[j] = Op::identity();
     }
     State at(size_t j) const { return a[j]; }
+    void set(size_t j, State s) { a[j] = s; }
   };
   template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template lanes<Op>(x, n, l.a);
@@ -160,6 +163,7 @@ template <class T, class Cmp> struct ArgReducer {
       for (size_t j = 0; j < n; ++j) v[j] = identity(), i[j] = kNoIndex;
     }
     State at(size_t j) const { return {v[j], i[j]}; }
+    void set(size_t j, State s) { v[j] = s.v, i[j] = s.i; }
   };
   template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t first) {
     K::template arg_lanes<Cmp, T>(x, n, l.v, l.i, first);
@@ -262,32 +266,77 @@ template <class K, class R> struct Engine {
     });
   }
 
+  // Columns engine: the reduced coordinates are cut into fixed blocks of kColumnBlock; each block
+  // accumulates a tile of outputs, and the blocks' tiles are folded in order.
   template <class Finish> void columns(Finish& finish) const {
     const uint64_t width = p.run.size;
     const int64_t sj = p.run.stride[0], oj = p.run.stride[1];
     const uint64_t tiles = (width + kTile - 1) / kTile;
     const uint64_t outer = p.kept.outer_count();
-    parallel_for(outer * tiles, p.n * p.outputs * p.in_bytes, [&](uint64_t begin, uint64_t end) {
-      std::vector<In> buf(kSegment);
-      auto cols = std::make_unique<typename R::Columns>();
-      for (uint64_t item = begin; item < end; ++item) {
-        const uint64_t j0 = (item % tiles) * kTile;
-        const size_t n = std::min<uint64_t>(kTile, width - j0);
-        for_each_outer(p.kept, item / tiles, item / tiles + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
-          cols->init(n);
-          const int64_t base = off[0] + static_cast<int64_t>(j0) * sj;
-          uint32_t r = 0;
-          for_each_outer(p.reduced, 0, p.n, [&](const std::array<int64_t, kMaxStreams>& roff) {
-            const std::byte* src = in + (base + roff[0]) * static_cast<int64_t>(p.in_bytes);
-            R::template add_columns<K>(*cols, segment(src, sj, n, buf.data()), n, r++);
+    const uint64_t blocks = (p.n + kColumnBlock - 1) / kColumnBlock;
+    const uint64_t bytes = p.n * p.outputs * p.in_bytes;
+    using Columns = typename R::Columns;
+    // Accumulates reduced block `blk` of the tile at (kept offset base, width n) into c.
+    auto block = [&](Columns& c, int64_t base, size_t n, uint64_t blk, In* buf) {
+      c.init(n);
+      const uint64_t r0 = blk * kColumnBlock, r1 = std::min(p.n, r0 + kColumnBlock);
+      uint32_t r = static_cast<uint32_t>(r0);
+      for_each_outer(p.reduced, r0, r1, [&](const std::array<int64_t, kMaxStreams>& roff) {
+        const std::byte* src = in + (base + roff[0]) * static_cast<int64_t>(p.in_bytes);
+        R::template add_columns<K>(c, segment(src, sj, n, buf), n, r++);
+      });
+    };
+    auto fold_into = [](Columns& total, const Columns& part, size_t n) {
+      for (size_t j = 0; j < n; ++j) total.set(j, R::combine(total.at(j), part.at(j)));
+    };
+    auto emit = [&](const Columns& c, const std::array<int64_t, kMaxStreams>& off, uint64_t j0, size_t n) {
+      for (size_t j = 0; j < n; ++j) {
+        const int64_t jj = static_cast<int64_t>(j0 + j);
+        finish(c.at(j), off[0] + jj * sj, out + (off[1] + jj * oj) * static_cast<int64_t>(p.out_bytes));
+      }
+    };
+    const unsigned threads = pool().size();
+    if (blocks == 1 || outer * tiles >= 4 * uint64_t{threads}) {
+      parallel_for(outer * tiles, bytes, [&](uint64_t begin, uint64_t end) {
+        std::vector<In> buf(kSegment);
+        auto total = std::make_unique<Columns>(), part = std::make_unique<Columns>();
+        for (uint64_t item = begin; item < end; ++item) {
+          const uint64_t j0 = (item % tiles) * kTile;
+          const size_t n = std::min<uint64_t>(kTile, width - j0);
+          for_each_outer(p.kept, item / tiles, item / tiles + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
+            const int64_t base = off[0] + static_cast<int64_t>(j0) * sj;
+            block(*total, base, n, 0, buf.data());
+            for (uint64_t blk = 1; blk < blocks; ++blk) {
+              block(*part, base, n, blk, buf.data());
+              fold_into(*total, *part, n);
+            }
+            emit(*total, off, j0, n);
           });
-          for (size_t j = 0; j < n; ++j) {
-            const int64_t jj = static_cast<int64_t>(j0 + j);
-            finish(cols->at(j), off[0] + jj * sj, out + (off[1] + jj * oj) * static_cast<int64_t>(p.out_bytes));
-          }
+        }
+      });
+      return;
+    }
+    // Few tiles: the (tile, block) pairs in parallel, folded afterwards in the same order.
+    std::vector<Columns> parts(outer * tiles * blocks);
+    parallel_for(parts.size(), bytes, [&](uint64_t begin, uint64_t end) {
+      std::vector<In> buf(kSegment);
+      for (uint64_t item = begin; item < end; ++item) {
+        const uint64_t tile_item = item / blocks;
+        const uint64_t j0 = (tile_item % tiles) * kTile;
+        const size_t n = std::min<uint64_t>(kTile, width - j0);
+        for_each_outer(p.kept, tile_item / tiles, tile_item / tiles + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
+          block(parts[item], off[0] + static_cast<int64_t>(j0) * sj, n, item % blocks, buf.data());
         });
       }
     });
+    for (uint64_t tile_item = 0; tile_item < outer * tiles; ++tile_item) {
+      const uint64_t j0 = (tile_item % tiles) * kTile;
+      const size_t n = std::min<uint64_t>(kTile, width - j0);
+      Columns& total = parts[tile_item * blocks];
+      for (uint64_t blk = 1; blk < blocks; ++blk) fold_into(total, parts[tile_item * blocks + blk], n);
+      for_each_outer(p.kept, tile_item / tiles, tile_item / tiles + 1,
+                     [&](const std::array<int64_t, kMaxStreams>& off) { emit(total, off, j0, n); });
+    }
   }
 
   template <class Finish> void run(Finish&& finish) const {

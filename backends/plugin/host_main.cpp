@@ -55,6 +55,7 @@ void on_fault(int sig, siginfo_t* info, void*) {
     s.record->signal = static_cast<uint32_t>(sig);
     s.record->role = role;
     s.record->address = addr;
+    s.record->code = info->si_code;
     s.record->offset = role < kRoleCount ? static_cast<int64_t>(addr - s.data_begin[role]) : 0;
     s.record->magic = wire::FaultRecord::kMagic;
   }

@@ -244,6 +244,8 @@ class IsolatedBackend : public Backend {
       else
         result.message = "touched a guard page or canary of the " + where + " binding at byte offset " +
                          std::to_string(record.offset) + " from its start";
+    } else if (record.magic == wire::FaultRecord::kMagic && record.code <= 0) {
+      result.message += " (raised by the backend itself, not by a memory access)";
     } else if (record.magic == wire::FaultRecord::kMagic) {
       char addr[32];
       std::snprintf(addr, sizeof addr, "%#llx", static_cast<unsigned long long>(record.address));

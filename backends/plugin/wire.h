@@ -103,6 +103,7 @@ struct FaultRecord {
   uint32_t role;  // the binding the address hit (a Role value), or kRoleCount
   uint64_t address;
   int64_t offset;  // of the address from the start of that binding
+  int32_t code;    // si_code: > 0 when the kernel raised the signal for a memory access
 };
 
 // Canary bytes in front of every binding.

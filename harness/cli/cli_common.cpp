@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <map>
 
 namespace dmlcert::cli {
 namespace {
@@ -54,12 +53,14 @@ void add_backend_option(CLI::App& cmd, std::string* spec) {
 }
 
 void add_run_options(CLI::App& cmd, RunOptions* options) {
-  static const std::map<std::string, AccumulationProfile> kProfiles = {{"float32", AccumulationProfile::Default},
-                                                                       {"float16", AccumulationProfile::Relaxed}};
-  cmd.add_option("--fp16-accumulation", options->profile,
-                 "The accumulation precision FLOAT16 reductions are judged by: float32 (the default "
-                 "profile) or float16 (the relaxed profile, wider error bounds)")
-      ->transform(CLI::CheckedTransformer(kProfiles))
+  cmd.add_option_function<std::string>(
+         "--fp16-accumulation",
+         [options](const std::string& v) {
+           options->profile = v == "float16" ? AccumulationProfile::Relaxed : AccumulationProfile::Default;
+         },
+         "The accumulation precision FLOAT16 reductions are judged by: float32 (the default profile) or "
+         "float16 (the relaxed profile, with wider error bounds)")
+      ->check(CLI::IsMember({"float32", "float16"}))
       ->default_str("float32");
 }
 

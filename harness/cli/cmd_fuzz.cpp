@@ -71,11 +71,14 @@ class Progress {
     last_ = elapsed;
     const double rate = elapsed > 0 ? done / elapsed : 0;
     double left = 0;
-    if (duration_) left = *duration_ - elapsed;
-    else if (total_ && rate > 0) left = (static_cast<double>(*total_) - done) / rate;
+    if (duration_)
+      left = *duration_ - elapsed;
+    else if (total_ && rate > 0)
+      left = (static_cast<double>(*total_) - done) / rate;
     std::ostringstream line;
-    line << "cases " << done << (total_ ? "/" + std::to_string(*total_) : "") << "  " << static_cast<uint64_t>(rate)
-         << " cases/s  failures " << failures << "  time left " << static_cast<uint64_t>(left > 0 ? left : 0) << " s";
+    line << "cases " << done << (total_ ? "/" + std::to_string(*total_) : "") << "  "
+         << static_cast<uint64_t>(rate) << " cases/s  failures " << failures << "  time left "
+         << static_cast<uint64_t>(left > 0 ? left : 0) << " s";
     if (tty_)
       std::cerr << "\r" << line.str() << "   " << std::flush;
     else
@@ -160,10 +163,13 @@ int fuzz(const FuzzArgs& a) {
 
   Progress progress(o.duration_seconds ? std::nullopt : std::optional<uint64_t>(o.cases / o.shard_count),
                     o.duration_seconds);
-  o.on_progress = [&](uint64_t done, uint64_t failures, double elapsed) { progress.update(done, failures, elapsed); };
+  o.on_progress = [&](uint64_t done, uint64_t failures, double elapsed) {
+    progress.update(done, failures, elapsed);
+  };
   std::cout << "dmlcert fuzz --backend " << a.backend << " --vs " << a.vs << " --seed " << o.seed
             << (o.duration_seconds ? " --duration " + a.duration : " --cases " + std::to_string(o.cases))
-            << " --shard " << o.shard_index << "/" << o.shard_count << " --repro-dir " << o.repro_dir << std::endl;
+            << " --shard " << o.shard_index << "/" << o.shard_count << " --repro-dir " << o.repro_dir
+            << std::endl;
   const props::FuzzResult result = props::run_fuzz(under_test, reference, o);
   progress.finish();
   std::cout << props::fuzz_summary(result);

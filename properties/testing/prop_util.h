@@ -14,11 +14,15 @@
 
 namespace dmlcert::props::proptest {
 
-inline std::vector<FeatureLevel> tested_levels() { return {std::begin(kFuzzLevels), std::end(kFuzzLevels)}; }
+inline std::vector<FeatureLevel> tested_levels() {
+  return {std::begin(kFuzzLevels), std::end(kFuzzLevels)};
+}
 
 // Backends the differential and rejection properties run on: the names make_backend knows.
 // "optimized" is skipped when it is not built yet.
-inline std::vector<std::string> backend_names() { return {"reference", "optimized"}; }
+inline std::vector<std::string> backend_names() {
+  return {"reference", "optimized"};
+}
 
 inline std::unique_ptr<Backend> backend_or_null(const std::string& name) {
   std::string error;

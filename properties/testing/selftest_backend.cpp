@@ -56,6 +56,8 @@ class SelftestBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_selftest_backend() { return std::make_unique<SelftestBackend>(); }
+std::unique_ptr<Backend> make_selftest_backend() {
+  return std::make_unique<SelftestBackend>();
+}
 
 }  // namespace dmlcert::props::proptest

@@ -100,10 +100,11 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   return d;
 }
 
-bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, std::string* log) {
+bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, const std::string& ops,
+               std::string* log) {
   const fs::path dir = fresh_dir(s, id);
   *log = (dir / "log.txt").string();
-  return run(certify_command(s, plugin, dir), *log) == 0;
+  return run(certify_command(s, plugin, dir) + (ops.empty() ? "" : " --ops " + ops), *log) == 0;
 }
 
 }  // namespace dmlcert::mutants

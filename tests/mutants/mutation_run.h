@@ -44,7 +44,9 @@ Detection detect(const MutationSetup& setup, const std::string& plugin_path, con
 
 // Certifies the plugin in full; true when it is certified (exit status 0). *log names the file
 // with certify's output.
-bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id, std::string* log);
+// `ops` restricts the run to some operators (certify --ops), empty for all.
+bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
+               const std::string& ops, std::string* log);
 
 // Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
 inline bool small_repro(const Detection& d) { return d.rank <= 3 && d.output_elements <= 64; }

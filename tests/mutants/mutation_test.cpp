@@ -54,7 +54,7 @@ class VariantTest : public testing::TestWithParam<variants::VariantInfo> {};
 TEST_P(VariantTest, Certifies) {
   const variants::VariantInfo& v = GetParam();
   std::string log;
-  EXPECT_TRUE(certifies(setup(), plugin("variant", v.id), "variant_" + std::string(v.id), &log))
+  EXPECT_TRUE(certifies(setup(), plugin("variant", v.id), "variant_" + std::string(v.id), std::string(v.ops), &log))
       << v.description << " was not certified; see " << log;
 }
 

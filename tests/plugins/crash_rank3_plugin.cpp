@@ -5,8 +5,10 @@
 
 namespace dmlcert::test_plugins {
 plugin::AdapterHooks misbehaviour() {
-  return {.before = [](const OperatorDesc& d, FeatureLevel level, const Bindings&) {
+  plugin::AdapterHooks hooks;
+  hooks.before = [](const OperatorDesc& d, FeatureLevel level, const Bindings&) {
     if (accepted(d, level) && tensor(d, Role::INPUT)->rank() == 3) std::raise(SIGSEGV);
-  }};
+  };
+  return hooks;
 }
 }  // namespace dmlcert::test_plugins

@@ -6,9 +6,11 @@
 
 namespace dmlcert::test_plugins {
 plugin::AdapterHooks misbehaviour() {
-  return {.before = [](const OperatorDesc& d, FeatureLevel level, const Bindings&) {
+  plugin::AdapterHooks hooks;
+  hooks.before = [](const OperatorDesc& d, FeatureLevel level, const Bindings&) {
     if (accepted(d, level) && op_kind(d) == OpKind::GATHER_ELEMENTS)
       for (;;) ::pause();
-  }};
+  };
+  return hooks;
 }
 }  // namespace dmlcert::test_plugins
