@@ -26,7 +26,7 @@ struct TensorDesc {
   bool operator==(const TensorDesc&) const = default;
 };
 
-// Packed row-major strides for sizes. Saturates at UINT32_MAX per entry rather than wrapping.
+// Packed row-major strides for sizes. Saturates at UINT64_MAX per entry rather than wrapping.
 std::vector<uint64_t> packed_strides(const Sizes& sizes);
 // The strides the tensor really uses: its own, or packed ones when absent. Only meaningful when
 // strides (if present) have rank() entries.
