@@ -41,9 +41,10 @@ TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
   SCOPED_TRACE("caught by " + d.where + " (" + d.outcome + "): " + d.detail);
   EXPECT_TRUE(d.replay_fails_on_plugin) << d.repro << " does not fail again on the mutant";
   EXPECT_TRUE(d.replay_passes_on_reference) << d.repro << " does not pass on the reference";
-  if (m.large_repro.empty())
+  if (m.large_repro.empty()) {
     EXPECT_TRUE(small_repro(d)) << d.repro << ": output rank " << d.rank << ", " << d.output_elements
                                 << " elements (at most rank 3 and 64 elements)";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, MutantTest, testing::ValuesIn(kMutants),
