@@ -8,12 +8,22 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "dmlcert/case.h"
 #include "dmlcert/support.h"
+
+namespace dmlcert {
+// How rapidcheck prints counterexamples: cases as their case-file JSON, enums by name.
+void showValue(const Case& c, std::ostream& os);
+void showValue(FeatureLevel l, std::ostream& os);
+void showValue(DataType t, std::ostream& os);
+void showValue(OpKind op, std::ostream& os);
+void showValue(ReduceFunction f, std::ostream& os);
+}  // namespace dmlcert
 
 namespace dmlcert::props {
 

@@ -35,6 +35,7 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   ASSERT_FALSE(result.failures.empty()) << "the differential search missed the injected bug";
 
   const FuzzFailure& f = result.failures.front();
+  std::cout << "shrunk repro (" << f.shrunk_path << "):\n" << to_json(f.shrunk) << "\n";
   const auto& shrunk = std::get<Slice1Desc>(f.shrunk.op);
   EXPECT_LE(shrunk.output.rank(), 2u) << to_json(f.shrunk);
   EXPECT_LE(element_count(shrunk.output.sizes).value_or(0), 8u) << to_json(f.shrunk);

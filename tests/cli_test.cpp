@@ -95,7 +95,9 @@ struct MalformedRow {
   std::string text;
   std::string json_path;  // what the error line must name
 };
-void PrintTo(const MalformedRow& r, std::ostream* os) { *os << r.name; }
+void PrintTo(const MalformedRow& r, std::ostream* os) {
+  *os << r.name;
+}
 
 std::vector<MalformedRow> malformed_rows() {
   const std::string good = slice1_case();
@@ -146,16 +148,17 @@ TEST_F(CliTest, ReplayRunsWellFormedCasesNextToAMalformedFile) {
 
 TEST_F(CliTest, ReplayEndsWithCountsAndPrintsHowToReproduceAFailure) {
   write("cases/right.json", slice1_case());
-  const std::string wrong = write("cases/wrong.json", slice1_case("[1, 1, 4, 4]",
-                                                                  "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]",
-                                                                  "[14, 16, 6, 9]"));
+  const std::string wrong =
+      write("cases/wrong.json",
+            slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "[14, 16, 6, 9]"));
   const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend reference");
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const auto lines = r.out_lines();
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back(), "1 passed, 1 failed");
   EXPECT_NE(r.out.find("case file: " + wrong), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("reproduce: dmlcert run " + wrong + " --backend reference"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduce: dmlcert run " + wrong + " --backend reference"), std::string::npos)
+      << r.out;
 }
 
 TEST_F(CliTest, ReplayOfPassingCasesExitsZero) {
@@ -179,7 +182,8 @@ TEST_F(CliTest, RunPrintsTheViolationsOfARejectedCase) {
   std::string text = slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "null");
   text.replace(text.find("[1, 1, -2, 2]"), 13, "[1, 1, 0, 2]");  // SLICE1.STRIDE_ZERO
   text.replace(text.find("\"valid\""), 7, "\"invalid\", \"violates\": [\"SLICE1.STRIDE_ZERO\"]");
-  text.replace(text.find(",\n  \"expected_output\": null"), std::string(",\n  \"expected_output\": null").size(), "");
+  text.replace(text.find(",\n  \"expected_output\": null"),
+               std::string(",\n  \"expected_output\": null").size(), "");
   const std::string file = write("case.json", text);
   const CliResult r = cli("run " + file + " --backend reference");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -187,7 +191,8 @@ TEST_F(CliTest, RunPrintsTheViolationsOfARejectedCase) {
   EXPECT_EQ(j["status"], "invalid-argument");
   ASSERT_TRUE(j["violations"].is_array());
   bool named = false;
-  for (const auto& v : j["violations"]) named |= v["rule"] == "SLICE1.STRIDE_ZERO" && !v["message"].get<std::string>().empty();
+  for (const auto& v : j["violations"])
+    named |= v["rule"] == "SLICE1.STRIDE_ZERO" && !v["message"].get<std::string>().empty();
   EXPECT_TRUE(named) << r.out;
 }
 
@@ -209,7 +214,9 @@ TEST_F(CliTest, RulesListsEveryRuleIdWithItsTag) {
 struct UsageRow {
   std::string name, args;
 };
-void PrintTo(const UsageRow& r, std::ostream* os) { *os << r.name; }
+void PrintTo(const UsageRow& r, std::ostream* os) {
+  *os << r.name;
+}
 
 class UsageCliTest : public CliTest, public ::testing::WithParamInterface<UsageRow> {};
 
@@ -219,18 +226,20 @@ TEST_P(UsageCliTest, ExitsTwo) {
   EXPECT_FALSE(r.err.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Args, UsageCliTest,
-                         ::testing::Values(UsageRow{"NoSubcommand", ""}, UsageRow{"UnknownSubcommand", "frobnicate"},
-                                           UsageRow{"RunWithoutFile", "run"},
-                                           UsageRow{"MissingFile", "run /nonexistent/case.json --backend reference"},
-                                           UsageRow{"UnknownBackend", "rules --nonsense"},
-                                           UsageRow{"BadBackendSpec", "replay /nonexistent --backend warp-drive"}),
-                         [](const ::testing::TestParamInfo<UsageRow>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(
+    Args, UsageCliTest,
+    ::testing::Values(UsageRow{"NoSubcommand", ""}, UsageRow{"UnknownSubcommand", "frobnicate"},
+                      UsageRow{"RunWithoutFile", "run"},
+                      UsageRow{"MissingFile", "run /nonexistent/case.json --backend reference"},
+                      UsageRow{"UnknownBackend", "rules --nonsense"},
+                      UsageRow{"BadBackendSpec", "replay /nonexistent --backend warp-drive"}),
+    [](const ::testing::TestParamInfo<UsageRow>& info) { return info.param.name; });
 
 TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
   const CliResult r = cli("--help");
   EXPECT_EQ(r.status, 0);
-  for (const char* word : {"run", "replay", "rules", "Exit status"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"run", "replay", "rules", "Exit status"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
   for (const char* cmd : {"run", "replay", "rules"}) {
     const CliResult sub = cli(std::string(cmd) + " --help");
     EXPECT_EQ(sub.status, 0) << cmd;

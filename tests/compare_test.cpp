@@ -1,12 +1,13 @@
 // The comparison model (SPEC.md, "Numbers"): bit-exact data movement, ±0 and NaN equality for
 // float reductions, the SUM error bound under both accumulation profiles, tolerance overrides and
 // set-valued expectations.
+#include "dmlcert/compare.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "dmlcert/compare.h"
 #include "dmlcert/reduce_bounds.h"
 #include "test_util.h"
 
@@ -65,21 +66,23 @@ Values fp16_cancellation_data() {
 struct CompareRow {
   std::string name;
   Case c;
-  Bytes reference;                // logical reference output
-  Bytes actual;                   // logical output of the backend under test
-  bool passes;                    // what compare() must say
+  Bytes reference;  // logical reference output
+  Bytes actual;     // logical output of the backend under test
+  bool passes;      // what compare() must say
   AccumulationProfile profile = AccumulationProfile::Default;
   std::vector<Bytes> candidates;  // when set, the admissible outputs of a class U case
 };
-void PrintTo(const CompareRow& r, std::ostream* os) { *os << r.name; }
+void PrintTo(const CompareRow& r, std::ostream* os) {
+  *os << r.name;
+}
 
 std::vector<CompareRow> compare_rows() {
   const DataType F32 = DataType::FLOAT32, F16 = DataType::FLOAT16;
   std::vector<CompareRow> rows;
   // Data movement is bit-exact: NaN payloads and the sign of zero are kept.
   rows.push_back({"DataMovementSameBitsPass", slice_case(F32, Values::bits({0x7FC00001, 0x80000000})),
-                  Values::bits({0x7FC00001, 0x80000000}).encode(F32), Values::bits({0x7FC00001, 0x80000000}).encode(F32),
-                  true});
+                  Values::bits({0x7FC00001, 0x80000000}).encode(F32),
+                  Values::bits({0x7FC00001, 0x80000000}).encode(F32), true});
   rows.push_back({"DataMovementNanPayloadMismatchFails", slice_case(F32, Values::bits({0x7FC00001})),
                   Values::bits({0x7FC00001}).encode(F32), Values::bits({0x7FC00000}).encode(F32), false});
   rows.push_back({"DataMovementNegativeZeroMismatchFails", slice_case(F32, Values::bits({0x80000000})),
@@ -89,9 +92,10 @@ std::vector<CompareRow> compare_rows() {
   // Float reductions: ±0 equal, any NaN equals any NaN.
   rows.push_back({"FloatReductionZeroSignsEqual", reduce_case(ReduceFunction::SUM, F32, Values({-0.0, -0.0})),
                   Values::bits({0x80000000}).encode(F32), Values({0.0}).encode(F32), true});
-  rows.push_back({"FloatReductionNanEqualsNan",
-                  reduce_case(ReduceFunction::SUM, F32, Values({std::numeric_limits<double>::quiet_NaN(), 1.0})),
-                  Values::bits({0x7FC00000}).encode(F32), Values::bits({0xFFC00001}).encode(F32), true});
+  rows.push_back(
+      {"FloatReductionNanEqualsNan",
+       reduce_case(ReduceFunction::SUM, F32, Values({std::numeric_limits<double>::quiet_NaN(), 1.0})),
+       Values::bits({0x7FC00000}).encode(F32), Values::bits({0xFFC00001}).encode(F32), true});
   rows.push_back({"FloatMaxZeroSignsEqual", reduce_case(ReduceFunction::MAX, F32, Values({-0.0, 0.0})),
                   Values({0.0}).encode(F32), Values::bits({0x80000000}).encode(F32), true});
   rows.push_back({"FloatMaxIsBitExact", reduce_case(ReduceFunction::MAX, F32, Values({1.0, 0.5})),
@@ -101,35 +105,46 @@ std::vector<CompareRow> compare_rows() {
   rows.push_back({"NanDoesNotMatchANumber", reduce_case(ReduceFunction::SUM, F32, Values({1.0, 2.0})),
                   Values({3.0}).encode(F32), Values::bits({0x7FC00000}).encode(F32), false});
   // The SUM bound, computed from this case's data.
-  rows.push_back({"Fp16SumFloat32AccumulatedPassesDefault", reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()),
-                  Values({2064}).encode(F16), Values({2064}).encode(F16), true});
-  rows.push_back({"Fp16SumFloat16AccumulatedFailsDefault", reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()),
-                  Values({2064}).encode(F16), Values({2048}).encode(F16), false});
+  rows.push_back({"Fp16SumFloat32AccumulatedPassesDefault",
+                  reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()), Values({2064}).encode(F16),
+                  Values({2064}).encode(F16), true});
+  rows.push_back({"Fp16SumFloat16AccumulatedFailsDefault",
+                  reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()), Values({2064}).encode(F16),
+                  Values({2048}).encode(F16), false});
   rows.push_back({"Fp16SumFloat16AccumulatedPassesRelaxed",
                   reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()), Values({2064}).encode(F16),
                   Values({2048}).encode(F16), true, AccumulationProfile::Relaxed});
-  rows.push_back({"Fp16SumFarOffFailsRelaxed", reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()),
-                  Values({2064}).encode(F16), Values({2000}).encode(F16), false, AccumulationProfile::Relaxed});
+  rows.push_back({"Fp16SumFarOffFailsRelaxed",
+                  reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()), Values({2064}).encode(F16),
+                  Values({2000}).encode(F16), false, AccumulationProfile::Relaxed});
   // Tolerance overrides replace the default comparison.
   rows.push_back({"ToleranceUlpAcceptsWithin", with_tolerance(slice_case(F32, Values({1.0})), {.ulp = 2}),
                   Values({1.0}).encode(F32), Values({next_up(1.0f, 2)}).encode(F32), true});
   rows.push_back({"ToleranceUlpRejectsBeyond", with_tolerance(slice_case(F32, Values({1.0})), {.ulp = 2}),
                   Values({1.0}).encode(F32), Values({next_up(1.0f, 3)}).encode(F32), false});
   rows.push_back({"ToleranceAbsRelAcceptsWithin",
-                  with_tolerance(slice_case(F32, Values({10.0})), {.abs = 0.5, .rel = 0.01}), Values({10.0}).encode(F32),
-                  Values({10.55}).encode(F32), true});
+                  with_tolerance(slice_case(F32, Values({10.0})), {.abs = 0.5, .rel = 0.01}),
+                  Values({10.0}).encode(F32), Values({10.55}).encode(F32), true});
   rows.push_back({"ToleranceAbsRelRejectsBeyond",
-                  with_tolerance(slice_case(F32, Values({10.0})), {.abs = 0.5, .rel = 0.01}), Values({10.0}).encode(F32),
-                  Values({10.7}).encode(F32), false});
+                  with_tolerance(slice_case(F32, Values({10.0})), {.abs = 0.5, .rel = 0.01}),
+                  Values({10.0}).encode(F32), Values({10.7}).encode(F32), false});
   rows.push_back({"ToleranceTightensAFloatReduction",
                   with_tolerance(reduce_case(ReduceFunction::SUM, F16, fp16_cancellation_data()), {.ulp = 0}),
                   Values({2064}).encode(F16), Values({2066}).encode(F16), false});
   // Set-valued: each element may come from any admissible output (SCATTERND.DUPLICATE).
-  rows.push_back({"SetValuedAcceptsAnyCandidate", slice_case(F32, Values({1, 2})), Values({1, 2}).encode(F32),
-                  Values({1, 3}).encode(F32), true, AccumulationProfile::Default,
+  rows.push_back({"SetValuedAcceptsAnyCandidate",
+                  slice_case(F32, Values({1, 2})),
+                  Values({1, 2}).encode(F32),
+                  Values({1, 3}).encode(F32),
+                  true,
+                  AccumulationProfile::Default,
                   {Values({1, 2}).encode(F32), Values({1, 3}).encode(F32)}});
-  rows.push_back({"SetValuedRejectsNonCandidate", slice_case(F32, Values({1, 2})), Values({1, 2}).encode(F32),
-                  Values({1, 4}).encode(F32), false, AccumulationProfile::Default,
+  rows.push_back({"SetValuedRejectsNonCandidate",
+                  slice_case(F32, Values({1, 2})),
+                  Values({1, 2}).encode(F32),
+                  Values({1, 4}).encode(F32),
+                  false,
+                  AccumulationProfile::Default,
                   {Values({1, 2}).encode(F32), Values({1, 3}).encode(F32)}});
   return rows;
 }
@@ -155,7 +170,9 @@ struct BoundRow {
   ReduceFunction function;
   double exact;  // the exact result for the data below
 };
-void PrintTo(const BoundRow& r, std::ostream* os) { *os << name(r.function); }
+void PrintTo(const BoundRow& r, std::ostream* os) {
+  *os << name(r.function);
+}
 const Values kBoundData({1.5, 2.25, 0.75, 3.0});
 
 std::vector<BoundRow> bound_rows() {
@@ -167,7 +184,8 @@ std::vector<BoundRow> bound_rows() {
           {ReduceFunction::SUM_SQUARE, ss},
           {ReduceFunction::MULTIPLY, 1.5 * 2.25 * 0.75 * 3.0},
           {ReduceFunction::LOG_SUM, std::log(s)},
-          {ReduceFunction::LOG_SUM_EXP, std::log(std::exp(1.5) + std::exp(2.25) + std::exp(0.75) + std::exp(3.0))}};
+          {ReduceFunction::LOG_SUM_EXP,
+           std::log(std::exp(1.5) + std::exp(2.25) + std::exp(0.75) + std::exp(3.0))}};
 }
 
 class ReduceBoundTest : public ::testing::TestWithParam<BoundRow> {};
@@ -177,28 +195,37 @@ TEST_P(ReduceBoundTest, AdmitsFinalRoundingAndRejectsLargeErrors) {
   const Case c = reduce_case(row.function, DataType::FLOAT32, kBoundData);
   const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
   const float ref = static_cast<float>(row.exact);
-  const Expectation e = expectation_for(c, Values({ref}).encode(DataType::FLOAT32), AccumulationProfile::Default);
+  const Expectation e =
+      expectation_for(c, Values({ref}).encode(DataType::FLOAT32), AccumulationProfile::Default);
   ASSERT_EQ(e.bounds.size(), 1u);
-  EXPECT_TRUE(compare(out, e, Values({next_up(ref)}).encode(DataType::FLOAT32)).ok) << "bound " << e.bounds[0];
-  EXPECT_FALSE(compare(out, e, Values({ref * (1 + 1e-3)}).encode(DataType::FLOAT32)).ok) << "bound " << e.bounds[0];
+  EXPECT_TRUE(compare(out, e, Values({next_up(ref)}).encode(DataType::FLOAT32)).ok)
+      << "bound " << e.bounds[0];
+  EXPECT_FALSE(compare(out, e, Values({ref * (1 + 1e-3)}).encode(DataType::FLOAT32)).ok)
+      << "bound " << e.bounds[0];
 }
 
 INSTANTIATE_TEST_SUITE_P(Functions, ReduceBoundTest, ::testing::ValuesIn(bound_rows()),
-                         [](const ::testing::TestParamInfo<BoundRow>& info) { return name(info.param.function); });
+                         [](const ::testing::TestParamInfo<BoundRow>& info) {
+                           return name(info.param.function);
+                         });
 
 TEST(CompareSummary, NamesCountCoordinateExpectedActualAndBound) {
   const Case c = slice_case(DataType::FLOAT32, Values({1, 2, 3}));
-  const Expectation e = expectation_for(c, Values({1, 2, -0.0}).encode(DataType::FLOAT32), AccumulationProfile::Default);
-  const CompareResult r = compare(*tensor(c.op, Role::OUTPUT), e, Values({1, 2.5, 0.0}).encode(DataType::FLOAT32));
+  const Expectation e =
+      expectation_for(c, Values({1, 2, -0.0}).encode(DataType::FLOAT32), AccumulationProfile::Default);
+  const CompareResult r =
+      compare(*tensor(c.op, Role::OUTPUT), e, Values({1, 2.5, 0.0}).encode(DataType::FLOAT32));
   ASSERT_FALSE(r.ok);
-  EXPECT_EQ(r.summary(),
-            "2 of 3 elements differ; first at [0,0,0,1]: expected 2, got 2.5; at [0,0,0,2]: expected -0, got 0");
+  EXPECT_EQ(
+      r.summary(),
+      "2 of 3 elements differ; first at [0,0,0,1]: expected 2, got 2.5; at [0,0,0,2]: expected -0, got 0");
 
   const Case sum = reduce_case(ReduceFunction::SUM, DataType::FLOAT16, fp16_cancellation_data());
   const CompareResult bounded = compare(*tensor(sum.op, Role::OUTPUT),
                                         expectation_for(sum, Values({2064}).encode(DataType::FLOAT16), {}),
                                         Values({2048}).encode(DataType::FLOAT16));
-  EXPECT_NE(bounded.summary().find("expected 2064, got 2048 (bound 2"), std::string::npos) << bounded.summary();
+  EXPECT_NE(bounded.summary().find("expected 2064, got 2048 (bound 2"), std::string::npos)
+      << bounded.summary();
 }
 
 }  // namespace

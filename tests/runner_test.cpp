@@ -1,5 +1,7 @@
 // The runner's verdicts: a mock backend returns chosen statuses and outputs, the real reference
 // backend is the oracle, and each row names the outcome the runner must reach.
+#include "dmlcert/runner.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,17 +9,16 @@
 #include <functional>
 
 #include "dmlcert/case_buffers.h"
-#include "dmlcert/runner.h"
 #include "mock_backend.h"
 #include "test_util.h"
 
 namespace dmlcert {
 namespace {
 
+using test::Values;
 using ::testing::_;
 using ::testing::Invoke;
 using ::testing::Return;
-using test::Values;
 
 // SLICE of a whole FLOAT32 [1,1,1,4] tensor holding 1 2 3 4: valid, the output is the input.
 Case valid_slice() {
@@ -83,7 +84,8 @@ Behaviour reject(Status status, std::string rule) {
 }
 ExecResult reject_after_writing_a_byte(const OperatorDesc&, FeatureLevel, const Bindings& b) {
   b.output.data[0] = std::byte{0};
-  return ExecResult{Status::InvalidArgument, Fault::None, "rejected", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
+  return ExecResult{
+      Status::InvalidArgument, Fault::None, "rejected", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
 }
 ExecResult crash(const OperatorDesc&, FeatureLevel, const Bindings&) {
   return ExecResult{Status::Error, Fault::Crash, "signal 11", {}};
@@ -101,29 +103,32 @@ struct RunnerRow {
   bool implements = true;
   FeatureLevel max_level = FeatureLevel::L6_4;
 };
-void PrintTo(const RunnerRow& r, std::ostream* os) { *os << r.name; }
+void PrintTo(const RunnerRow& r, std::ostream* os) {
+  *os << r.name;
+}
 
 std::vector<RunnerRow> runner_rows() {
   return {
       {"ValidRightOutputPasses", valid_slice(), copy_input, Outcome::Passed},
       {"ValidWrongOutputFails", valid_slice(), write_zeros, Outcome::Failed},
-      {"ValidRejectedFails", valid_slice(), reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"), Outcome::Failed},
-      {"ValidMatchingExpectedOutputPasses", with_expected_output(valid_slice(), Values({1, 2, 3, 4})), copy_input,
-       Outcome::Passed},
-      {"ExpectedOutputDisagreeingWithReferenceIsMistrusted", with_expected_output(valid_slice(), Values({9, 9, 9, 9})),
-       copy_input, Outcome::Mistrusted},
+      {"ValidRejectedFails", valid_slice(), reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"),
+       Outcome::Failed},
+      {"ValidMatchingExpectedOutputPasses", with_expected_output(valid_slice(), Values({1, 2, 3, 4})),
+       copy_input, Outcome::Passed},
+      {"ExpectedOutputDisagreeingWithReferenceIsMistrusted",
+       with_expected_output(valid_slice(), Values({9, 9, 9, 9})), copy_input, Outcome::Mistrusted},
       {"ExpectDisagreeingWithValidatorIsMistrusted", expecting(invalid_slice(), CaseClass::Valid), copy_input,
        Outcome::Mistrusted},
       {"UnimplementedCellIsUnimplemented", valid_slice(), copy_input, Outcome::Unimplemented, false},
-      {"LevelAboveBackendMaximumIsSkipped", at_level(valid_slice(), FeatureLevel::L6_4), copy_input, Outcome::Skipped,
-       true, FeatureLevel::L5_0},
+      {"LevelAboveBackendMaximumIsSkipped", at_level(valid_slice(), FeatureLevel::L6_4), copy_input,
+       Outcome::Skipped, true, FeatureLevel::L5_0},
       {"InvalidAcceptedFails", invalid_slice(), copy_input, Outcome::Failed},
-      {"InvalidRejectedWithItsRulePasses", invalid_slice(), reject(Status::InvalidArgument, "SLICE.SIZES_MATCH_OUTPUT"),
-       Outcome::Passed},
-      {"InvalidRejectedWithAnotherRuleFails", invalid_slice(), reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"),
-       Outcome::Failed},
-      {"InvalidRejectedAsUnsupportedFails", invalid_slice(), reject(Status::Unsupported, "SLICE.SIZES_MATCH_OUTPUT"),
-       Outcome::Failed},
+      {"InvalidRejectedWithItsRulePasses", invalid_slice(),
+       reject(Status::InvalidArgument, "SLICE.SIZES_MATCH_OUTPUT"), Outcome::Passed},
+      {"InvalidRejectedWithAnotherRuleFails", invalid_slice(),
+       reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"), Outcome::Failed},
+      {"InvalidRejectedAsUnsupportedFails", invalid_slice(),
+       reject(Status::Unsupported, "SLICE.SIZES_MATCH_OUTPUT"), Outcome::Failed},
       {"InvalidRejectedButOutputWrittenFails", invalid_slice(), reject_after_writing_a_byte, Outcome::Failed},
       {"UnspecifiedRejectedPasses", unspecified_slice(), reject(Status::InvalidArgument, "SLICE.STRIDE_ZERO"),
        Outcome::Passed},
@@ -169,11 +174,13 @@ TEST(RunnerReport, CarriesClassStatusOutputAndMismatchDetail) {
 TEST(RunnerReport, InvalidCaseOutputBindingHoldsTheFillPattern) {
   auto backend = testing::MockBackend::claiming_everything();
   bool saw_fill = false;
-  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke([&](const OperatorDesc&, FeatureLevel, const Bindings& b) {
-    saw_fill = b.output.size > 0 && std::all_of(b.output.data, b.output.data + b.output.size,
-                                                [](std::byte x) { return x == kOutputFill; });
-    return ExecResult{Status::InvalidArgument, Fault::None, "", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
-  }));
+  ON_CALL(*backend, execute(_, _, _))
+      .WillByDefault(Invoke([&](const OperatorDesc&, FeatureLevel, const Bindings& b) {
+        saw_fill = b.output.size > 0 && std::all_of(b.output.data, b.output.data + b.output.size,
+                                                    [](std::byte x) { return x == kOutputFill; });
+        return ExecResult{
+            Status::InvalidArgument, Fault::None, "", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
+      }));
   Runner runner(*backend, test::reference_backend());
   EXPECT_EQ(runner.run(invalid_slice()).outcome, Outcome::Passed);
   EXPECT_TRUE(saw_fill);

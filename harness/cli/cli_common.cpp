@@ -14,8 +14,9 @@ int g_exit_status = kExitPassed;
 
 // Quotes a word for a POSIX shell when it needs it.
 std::string shell_word(const std::string& s) {
-  const bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                       "0123456789_-./:=+,@%") == std::string::npos;
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_-./:=+,@%") == std::string::npos;
   if (plain) return s;
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -23,28 +24,36 @@ std::string shell_word(const std::string& s) {
 }
 
 // The shortest decimal that reads back (through double, then one rounding to T) as v.
-template <class T> double shortest(T v) {
+template <class T>
+double shortest(T v) {
   char buf[64];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
     const double d = std::strtod(buf, nullptr);
     T back;
-    if constexpr (std::is_same_v<T, half>) back = round_to_half(d);
-    else back = static_cast<T>(d);
+    if constexpr (std::is_same_v<T, half>)
+      back = round_to_half(d);
+    else
+      back = static_cast<T>(d);
     if (std::memcmp(&back, &v, sizeof(T)) == 0) return d;
   }
   return static_cast<double>(v);
 }
 
-template <class T> bool is_default_quiet_nan(const std::byte* p) {
+template <class T>
+bool is_default_quiet_nan(const std::byte* p) {
   const T canonical = std::numeric_limits<T>::quiet_NaN();
   return std::memcmp(&canonical, p, sizeof(T)) == 0;
 }
 
 }  // namespace
 
-void set_exit_status(int status) { g_exit_status = status; }
-int exit_status() { return g_exit_status; }
+void set_exit_status(int status) {
+  g_exit_status = status;
+}
+int exit_status() {
+  return g_exit_status;
+}
 
 void add_backend_option(CLI::App& cmd, std::string* spec) {
   cmd.add_option("--backend,-b", *spec,
@@ -64,7 +73,9 @@ void add_run_options(CLI::App& cmd, RunOptions* options) {
       ->default_str("float32");
 }
 
-bool fails_run(Outcome o) { return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped; }
+bool fails_run(Outcome o) {
+  return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped;
+}
 
 CaseReport run_case(Runner& runner, const Case& c) {
   try {
@@ -91,7 +102,8 @@ std::optional<Backends> open_backends(const std::string& spec) {
     if (spec == "optimized")
       std::cerr << "dmlcert: the optimized backend is not built into this dmlcert; use --backend reference "
                    "or --backend plugin:/path/to/libbackend.so\n";
-    else std::cerr << "dmlcert: " << (error.empty() ? "cannot make backend '" + spec + "'" : error) << "\n";
+    else
+      std::cerr << "dmlcert: " << (error.empty() ? "cannot make backend '" + spec + "'" : error) << "\n";
     return std::nullopt;
   }
   return b;
@@ -144,7 +156,8 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
   if (!r.detail.empty()) j["detail"] = r.detail;
   if (r.output) {
     const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
-    j["output"] = {{"type", name(out.type)}, {"sizes", out.sizes}, {"data", logical_data_json(out.type, *r.output)}};
+    j["output"] = {
+        {"type", name(out.type)}, {"sizes", out.sizes}, {"data", logical_data_json(out.type, *r.output)}};
   }
   if (!r.exec.violations.empty()) {
     auto& vs = j["violations"] = nlohmann::ordered_json::array();
@@ -153,7 +166,8 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
   return j;
 }
 
-std::string reproduce_command(const std::string& file, const std::string& backend, const std::string& case_name) {
+std::string reproduce_command(const std::string& file, const std::string& backend,
+                              const std::string& case_name) {
   std::string cmd = "dmlcert run " + shell_word(file) + " --backend " + shell_word(backend);
   if (!case_name.empty()) cmd += " --case " + shell_word(case_name);
   return cmd;

@@ -2,11 +2,10 @@
 // a case's result.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "dmlcert/backend.h"
 #include "dmlcert/case.h"
@@ -53,6 +52,7 @@ nlohmann::ordered_json logical_data_json(DataType type, const Bytes& logical);
 nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r);
 
 // The shell command that reruns one case ("dmlcert run FILE --backend B [--case NAME]").
-std::string reproduce_command(const std::string& file, const std::string& backend, const std::string& case_name);
+std::string reproduce_command(const std::string& file, const std::string& backend,
+                              const std::string& case_name);
 
 }  // namespace dmlcert::cli

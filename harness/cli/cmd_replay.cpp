@@ -20,7 +20,9 @@ struct ReplayArgs {
   bool verbose = false;
 };
 
-bool is_case_file(const fs::path& p) { return p.extension() == ".json" || p.extension() == ".jsonl"; }
+bool is_case_file(const fs::path& p) {
+  return p.extension() == ".json" || p.extension() == ".jsonl";
+}
 
 // The case files a path names: itself, or every *.json / *.jsonl below a directory, sorted. A
 // path that does not exist is kept, so that loading it reports the error.
@@ -35,9 +37,9 @@ std::vector<std::string> case_files(const std::string& path) {
   return files;
 }
 
-constexpr std::array kOutcomes = {Outcome::Passed,     Outcome::Failed, Outcome::Unimplemented,
-                                  Outcome::Skipped,    Outcome::Mistrusted, Outcome::Crash,
-                                  Outcome::Timeout,    Outcome::Oob};
+constexpr std::array kOutcomes = {Outcome::Passed,  Outcome::Failed,     Outcome::Unimplemented,
+                                  Outcome::Skipped, Outcome::Mistrusted, Outcome::Crash,
+                                  Outcome::Timeout, Outcome::Oob};
 
 int replay(const ReplayArgs& a) {
   auto backends = open_backends(a.backend);
@@ -60,8 +62,8 @@ int replay(const ReplayArgs& a) {
         std::cout << (fails_run(r.outcome) ? "FAILED " : "") << c.name << ": " << name(r.outcome)
                   << (r.detail.empty() ? "" : ": " + r.detail) << "\n";
         if (fails_run(r.outcome))
-          std::cout << "  case file: " << file << "\n  reproduce: "
-                    << reproduce_command(file, a.backend, several ? c.name : "") << "\n";
+          std::cout << "  case file: " << file
+                    << "\n  reproduce: " << reproduce_command(file, a.backend, several ? c.name : "") << "\n";
       }
     }
   }
@@ -79,7 +81,8 @@ int replay(const ReplayArgs& a) {
     if (o != Outcome::Passed) count(counts[static_cast<size_t>(o)], name(o));
   count(malformed, "malformed");
   if (!others.empty() && others != std::to_string(failed) + " failed") std::cout << others << "\n";
-  std::cout << counts[static_cast<size_t>(Outcome::Passed)] << " passed, " << failed << " failed" << std::endl;
+  std::cout << counts[static_cast<size_t>(Outcome::Passed)] << " passed, " << failed << " failed"
+            << std::endl;
   if (malformed) return kExitUsage;
   return failed ? kExitFailed : kExitPassed;
 }

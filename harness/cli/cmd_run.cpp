@@ -41,7 +41,8 @@ int run(const RunArgs& a) {
     if (a.case_name.empty() || c.name == a.case_name) selected.push_back(&c);
   if (selected.empty()) {
     if (loaded.errors.empty())
-      std::cerr << a.file << ": no case" << (a.case_name.empty() ? "" : " named '" + a.case_name + "'") << "\n";
+      std::cerr << a.file << ": no case" << (a.case_name.empty() ? "" : " named '" + a.case_name + "'")
+                << "\n";
     return kExitUsage;
   }
   auto backends = open_backends(a.backend);

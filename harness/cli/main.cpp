@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
       "Backends: reference, optimized (the default), or plugin:/path/to/libbackend.so.",
       "dmlcert");
   app.require_subcommand(1);
-  app.footer(std::string(dmlcert::cli::kExitStatusHelp) + "\nRun `dmlcert COMMAND --help` for a command's options.");
+  app.footer(std::string(dmlcert::cli::kExitStatusHelp) +
+             "\nRun `dmlcert COMMAND --help` for a command's options.");
   dmlcert::cli::add_run_command(app);
   dmlcert::cli::add_replay_command(app);
   dmlcert::cli::add_rules_command(app);

@@ -32,8 +32,10 @@ std::string describe(DataType t, const std::byte* p) {
       if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
       char buf[64];
       std::to_chars_result r;
-      if constexpr (std::is_same_v<T, double>) r = std::to_chars(buf, buf + sizeof buf, d);
-      else r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+      if constexpr (std::is_same_v<T, double>)
+        r = std::to_chars(buf, buf + sizeof buf, d);
+      else
+        r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
       return std::string(buf, r.ptr);
     } else {
       return std::to_string(v);
@@ -121,10 +123,12 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     if (ok) continue;
     r.ok = false;
     if (++r.mismatches > kReportedMismatches) continue;
-    Mismatch m{i, coord_of(i, output.sizes), describe(output.type, expected.candidates.front().data() + i * es),
+    Mismatch m{i, coord_of(i, output.sizes),
+               describe(output.type, expected.candidates.front().data() + i * es),
                present ? describe(output.type, actual.data() + i * es) : "nothing", bound};
-    if (expected.candidates.size() > 1) m.expected = "one of " + std::to_string(expected.candidates.size()) +
-                                                     " admissible values, e.g. " + m.expected;
+    if (expected.candidates.size() > 1)
+      m.expected =
+          "one of " + std::to_string(expected.candidates.size()) + " admissible values, e.g. " + m.expected;
     r.first.push_back(std::move(m));
   }
   return r;

@@ -135,7 +135,8 @@ bool has_error_bound(const ReduceDesc& d) {
 
 double accumulation_unit_roundoff(DataType input, AccumulationProfile profile) {
   switch (input) {
-    case DataType::FLOAT16: return profile == AccumulationProfile::Relaxed ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+    case DataType::FLOAT16:
+      return profile == AccumulationProfile::Relaxed ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
     case DataType::FLOAT32: return std::ldexp(1.0, -24);
     case DataType::FLOAT64: return std::ldexp(1.0, -53);
     default: return 0;  // integer reductions are exact
@@ -156,8 +157,8 @@ double ulp(DataType t, double v) {
   return std::ldexp(1.0, e - (digits - 1));
 }
 
-std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const Bytes& reference_output,
-                                        AccumulationProfile profile) {
+std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
+                                        const Bytes& reference_output, AccumulationProfile profile) {
   const auto groups = reduction_groups(d.input.sizes, d.axes);
   const DataType acc = (d.input.type == DataType::FLOAT16 && profile == AccumulationProfile::Default)
                            ? DataType::FLOAT32
@@ -169,8 +170,9 @@ std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
   bounds.reserve(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     const double e = pre_rounding_error(d.function, stats_of(groups[g], d.input.type, input), u, tiny);
-    const double ref =
-        (g + 1) * out_es <= reference_output.size() ? to_double(d.output.type, reference_output.data() + g * out_es) : 0;
+    const double ref = (g + 1) * out_es <= reference_output.size()
+                           ? to_double(d.output.type, reference_output.data() + g * out_es)
+                           : 0;
     // The backend's unrounded value may lie up to E beyond the reference, possibly in the next
     // binade, so its final rounding is measured there.
     const double at = std::isfinite(ref) ? std::fabs(ref) + e : std::fabs(ref);

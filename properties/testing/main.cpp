@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 int main(int argc, char** argv) {
-  if (std::getenv("RC_PARAMS") == nullptr) setenv("RC_PARAMS", "max_success=60 max_size=40", 0);
+  if (std::getenv("RC_PARAMS") == nullptr) setenv("RC_PARAMS", "max_success=100 max_size=50", 0);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -26,7 +26,7 @@ double ulp(DataType t, double v);
 // Per-output-element absolute bounds, row-major over the output, for a REDUCE with
 // has_error_bound(d). `input` is the logical input data, `reference_output` the logical
 // reference result (the output's final rounding is taken at its magnitude).
-std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const Bytes& reference_output,
-                                        AccumulationProfile profile);
+std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
+                                        const Bytes& reference_output, AccumulationProfile profile);
 
 }  // namespace dmlcert

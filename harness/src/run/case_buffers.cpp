@@ -19,9 +19,12 @@ class HeapCaseBuffers final : public CaseBuffers {
       return ConstBuffer{b.data(), b.size()};
     };
     Bytes& out = memory_[static_cast<size_t>(Role::OUTPUT)];
-    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES), MutableBuffer{out.data(), out.size()}};
+    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES),
+                    MutableBuffer{out.data(), out.size()}};
   }
-  Bytes output() const override { return from_memory(output_desc_, memory_[static_cast<size_t>(Role::OUTPUT)]); }
+  Bytes output() const override {
+    return from_memory(output_desc_, memory_[static_cast<size_t>(Role::OUTPUT)]);
+  }
   bool output_untouched() const override {
     const Bytes& out = memory_[static_cast<size_t>(Role::OUTPUT)];
     return std::all_of(out.begin(), out.end(), [](std::byte b) { return b == kOutputFill; });
@@ -66,10 +69,13 @@ std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case
                ", more than the buffer cap of " + std::to_string(max_bytes) + " bytes";
       return nullptr;
     }
-    const uint64_t cap = case_class == CaseClass::Invalid ? std::min(max_bytes, kInvalidCaseBindingCap) : max_bytes;
+    const uint64_t cap =
+        case_class == CaseClass::Invalid ? std::min(max_bytes, kInvalidCaseBindingCap) : max_bytes;
     const uint64_t bytes = std::min(t.total_bytes, cap);
-    if (r == Role::OUTPUT) buffers->place_output(bytes);
-    else buffers->place_input(r, input_memory(t, c.data.of(r), bytes));
+    if (r == Role::OUTPUT)
+      buffers->place_output(bytes);
+    else
+      buffers->place_input(r, input_memory(t, c.data.of(r), bytes));
   }
   return buffers;
 }

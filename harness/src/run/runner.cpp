@@ -92,7 +92,6 @@ std::optional<Bytes> reference_output(const Case& c, Backend& reference, const R
   return buffers->output();
 }
 
-
 CaseReport judge_invalid(CaseReport r, const Case& c, const std::vector<Violation>& findings,
                          const CaseBuffers& buffers, bool reports_rules) {
   const std::string broken = rule_list(findings);
@@ -108,9 +107,9 @@ CaseReport judge_invalid(CaseReport r, const Case& c, const std::vector<Violatio
     std::vector<std::string> wanted = c.violates;
     if (wanted.empty())
       for (const Violation& v : findings) wanted.push_back(v.rule);
-    const bool named = std::any_of(r.exec.violations.begin(), r.exec.violations.end(), [&](const Violation& v) {
-      return std::find(wanted.begin(), wanted.end(), v.rule) != wanted.end();
-    });
+    const bool named = std::any_of(
+        r.exec.violations.begin(), r.exec.violations.end(),
+        [&](const Violation& v) { return std::find(wanted.begin(), wanted.end(), v.rule) != wanted.end(); });
     if (!named) {
       std::string want;
       for (const std::string& w : wanted) want += (want.empty() ? "" : ", ") + w;
@@ -133,7 +132,8 @@ CaseReport judge_unspecified(CaseReport r, const Case& c, const RunOptions& opti
   Expectation e = expectation_for(c, admissible.front(), options.profile);
   e.candidates = std::move(admissible);
   const CompareResult cmp = compare(*tensor(c.op, Role::OUTPUT), e, *r.output);
-  if (!cmp.ok) return finish(std::move(r), Outcome::Failed, "executed to an inadmissible result: " + cmp.summary());
+  if (!cmp.ok)
+    return finish(std::move(r), Outcome::Failed, "executed to an inadmissible result: " + cmp.summary());
   return finish(std::move(r), Outcome::Passed, "");
 }
 
@@ -178,8 +178,8 @@ CaseReport Runner::run(const Case& c) {
 
   // (1) The case file must agree with the validator, or neither can be trusted.
   if (c.expect != cls.case_class) {
-    std::string detail = "the case file expects " + std::string(name(c.expect)) + " but the validator classifies it " +
-                         std::string(name(cls.case_class));
+    std::string detail = "the case file expects " + std::string(name(c.expect)) +
+                         " but the validator classifies it " + std::string(name(cls.case_class));
     if (!cls.findings.empty()) detail += " (" + rule_list(cls.findings) + ")";
     return finish(std::move(report), Outcome::Mistrusted, detail);
   }
@@ -205,7 +205,9 @@ CaseReport Runner::run(const Case& c) {
   report.exec = execute_guarded(under_test_, c, *buffers);
   const ExecResult& exec = report.exec;
   if (auto o = fault_outcome(exec.fault))
-    return finish(std::move(report), *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
+    return finish(
+        std::move(report), *o,
+        "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
   if (!buffers->inputs_intact())
     return finish(std::move(report), Outcome::Oob, "the backend wrote to an input buffer");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) report.output = buffers->output();
