@@ -1,8 +1,9 @@
 // The element operations of REDUCE, as small structs the vector kernels (kernels.inc) are
 // instantiated with. Each has an input type In (float for FLOAT32 and FLOAT16 data, which is
 // converted to float first), an accumulator type Acc, identity(), map(x) and op(acc, mapped).
-// op() is a template so that it serves GCC vector types as well as scalars; vmap<VA>(v) maps a
-// vector of In to a vector of Acc. Ops with kVector = false have no vector form (exp).
+// op() is a template so that it serves GCC vector types as well as scalars; vmap(a, v) maps a
+// vector v of In, already converted to the Acc vector a, to what op() accumulates. Ops with
+// kVector = false have no vector form (exp).
 #pragma once
 
 #include <cmath>
@@ -24,22 +25,16 @@ struct SumD {
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0.0; }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return __builtin_convertvector(x, VA); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d; }
   template <class A> static DMLCERT_INLINE A op(A a, A b) { return a + b; }
 };
 struct AbsSumD : SumD {
   static DMLCERT_INLINE Acc map(In x) { return __builtin_fabs(static_cast<double>(x)); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
-    const VA d = __builtin_convertvector(x, VA);
-    return d < 0 ? -d : d;
-  }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d < 0 ? -d : d; }
 };
 struct SquareSumD : SumD {
   static DMLCERT_INLINE Acc map(In x) { return static_cast<double>(x) * static_cast<double>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
-    const VA d = __builtin_convertvector(x, VA);
-    return d * d;
-  }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d * d; }
 };
 // exp in double: exp(x) of any float x < 709 is finite, and its rounding error (< 1 ulp of
 // double) is negligible against float32's.
@@ -61,24 +56,18 @@ template <class T> struct SumW {
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
   static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return __builtin_convertvector(x, VA); }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V) { return u; }
   template <class A> static DMLCERT_INLINE A op(A a, A b) { return a + b; }
 };
 template <class T> struct AbsSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return x < 0 ? Acc(0) - static_cast<Acc>(x) : static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
-    const VA u = __builtin_convertvector(x, VA);
-    return x < 0 ? VA{} - u : u;
-  }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V x) { return x < 0 ? VA{} - u : u; }
 };
 template <class T> struct SquareSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return static_cast<Acc>(x) * static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) {
-    const VA u = __builtin_convertvector(x, VA);
-    return u * u;
-  }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V) { return u * u; }
 };
 template <class T> struct ProductW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
@@ -99,7 +88,7 @@ template <class T> struct MaxV {
     return std::numeric_limits<T>::lowest();
   }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(V x) { return x; }
+  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA x, V) { return x; }
   template <class A> static DMLCERT_INLINE A op(A a, A x) { return x > a ? x : a; }
 };
 template <class T> struct MinV : MaxV<T> {
