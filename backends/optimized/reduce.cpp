@@ -126,6 +126,9 @@ template <class Op> struct ValueReducer {
   template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
   }
+  template <class K> static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
+    return K::template lanes_f16<Op>(x, n, l.a);
+  }
   // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
   static State fold(const Lanes& l) {
     Acc a[kLanes];
@@ -171,6 +174,7 @@ template <class T, class Cmp> struct ArgReducer {
   template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t index) {
     K::template arg_columns<Cmp, T>(x, n, c.v, c.i, index);
   }
+  template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
   // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
   // makes the combination independent of order.
   static State combine(State a, State b) {
@@ -226,6 +230,9 @@ template <class K, class R> struct Engine {
       for (uint64_t pos = p0; pos < p1; pos += kSegment) {
         const size_t n = std::min<uint64_t>(kSegment, p1 - pos);
         const std::byte* src = in + (in_base + off[0] + static_cast<int64_t>(pos) * s) * static_cast<int64_t>(p.in_bytes);
+        if (p.in_type == DataType::FLOAT16 && s == 1 &&
+            R::template add_run_f16<K>(lanes, reinterpret_cast<const u16u*>(src), n))
+          continue;
         R::template add_run<K>(lanes, segment(src, s, n, buf), n, static_cast<uint32_t>(q * len + pos));
       }
       ++q;
