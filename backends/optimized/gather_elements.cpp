@@ -2,6 +2,7 @@
 // The loop nest walks output, input and indices together; the input stream has stride 0 along
 // the axis, and the indexed term index * input_stride[axis] is added per element. The index
 // data is range-checked in a first pass, because a rejection must not write any output byte.
+#include <algorithm>
 #include <atomic>
 
 #include "optimized/canonicalize.h"
@@ -12,6 +13,8 @@
 namespace dmlcert::optimized {
 
 namespace {
+
+constexpr uint64_t kColumnTile = 64;  // elements per column tile (see gather below)
 
 template <class I> I load_index(const std::byte* p) { return static_cast<I>(*reinterpret_cast<const typename unaligned<I>::type*>(p)); }
 
@@ -65,14 +68,27 @@ template <class E, class I> void gather(const GatherElementsDesc& d, const Bindi
   const int64_t axis_stride = static_cast<int64_t>(in_strides[d.axis]);
   const uint64_t axis_size = d.input.sizes[d.axis];
   const int64_t es = sizeof(E), xsz = sizeof(I);
-  for_each_run_parallel(nest, 2 * sizeof(E) + sizeof(I),
-                        [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
-                          const int64_t j = static_cast<int64_t>(first);
-                          gather_run<E, I>(b.output.data + (off[0] + j * inner.stride[0]) * es, inner.stride[0],
-                                           b.input.data + (off[1] + j * inner.stride[1]) * es, inner.stride[1],
-                                           b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2],
-                                           axis_stride, axis_size, n);
-                        });
+  auto run = [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+    const int64_t j = static_cast<int64_t>(first);
+    gather_run<E, I>(b.output.data + (off[0] + j * inner.stride[0]) * es, inner.stride[0],
+                     b.input.data + (off[1] + j * inner.stride[1]) * es, inner.stride[1],
+                     b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2], axis_stride, axis_size, n);
+  };
+  const uint64_t outer = nest.outer_count();
+  if (inner.stride[1] != 0 && outer > 1 && inner.size >= 2 * kColumnTile) {
+    // The axis is an outer dim, so consecutive runs read rows picked at random: walking a narrow
+    // tile of columns down all the runs keeps the input lines of that tile in cache (each is used
+    // by every run that picks its row), instead of missing on nearly every element.
+    const uint64_t tiles = (inner.size + kColumnTile - 1) / kColumnTile;
+    parallel_for(tiles, outer * inner.size * (2 * sizeof(E) + sizeof(I)), [&](uint64_t begin, uint64_t end) {
+      for (uint64_t t = begin; t < end; ++t) {
+        const uint64_t first = t * kColumnTile, n = std::min(kColumnTile, inner.size - first);
+        for_each_outer(nest, 0, outer, [&](const std::array<int64_t, kMaxStreams>& off) { run(off, first, n); });
+      }
+    });
+    return;
+  }
+  for_each_run_parallel(nest, 2 * sizeof(E) + sizeof(I), run);
 }
 
 template <class I> void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {

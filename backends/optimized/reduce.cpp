@@ -12,8 +12,8 @@
 //   fixed tree, and the blocks are folded in order.
 // Neither structure depends on the thread count: threads only choose which outputs (or blocks)
 // they compute, so every result is identical for any DMLCERT_THREADS, and in exact mode identical
-// to the reference. FLOAT16 data is converted to float per segment (F16C where available) and
-// accumulates in double like FLOAT32; see reduce_ops.h for the accuracy argument.
+// to the reference. FLOAT16 data is converted to float as it is loaded (F16C where available);
+// see reduce_ops.h for the accumulation types and the accuracy argument.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,7 +32,7 @@ namespace {
 constexpr int kLanes = isa_baseline::Kernels::kLanes;
 constexpr uint64_t kBlock = uint64_t{1} << 15;  // elements per row-engine block
 constexpr uint64_t kSegment = 4096;             // elements per kernel call and scratch buffer (>= kTile)
-constexpr uint64_t kTile = 4096;                // outputs per column-engine tile
+constexpr uint64_t kTile = 2048;                // outputs per column-engine tile
 constexpr uint64_t kColumnBlock = 256;          // reduced coordinates per column-engine block
 constexpr int kReduced = 1, kKept = 0;
 constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
@@ -129,6 +129,9 @@ template <class Op> struct ValueReducer {
   template <class K> static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
     return K::template lanes_f16<Op>(x, n, l.a);
   }
+  template <class K> static void add_columns4(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
+    K::template columns4<Op>(x, n, c.a);
+  }
   // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
   static State fold(const Lanes& l) {
     Acc a[kLanes];
@@ -175,6 +178,9 @@ template <class T, class Cmp> struct ArgReducer {
     K::template arg_columns<Cmp, T>(x, n, c.v, c.i, index);
   }
   template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
+  template <class K> static void add_columns4(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
+    for (uint32_t r = 0; r < 4; ++r) add_columns<K>(c, x[r], n, index + r);
+  }
   // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
   // makes the combination independent of order.
   static State combine(State a, State b) {
@@ -288,10 +294,24 @@ template <class K, class R> struct Engine {
       c.init(n);
       const uint64_t r0 = blk * kColumnBlock, r1 = std::min(p.n, r0 + kColumnBlock);
       uint32_t r = static_cast<uint32_t>(r0);
+      // Contiguous rows in memory are read in place, four at a time; others one at a time.
+      const bool direct = sj == 1 && p.in_type != DataType::FLOAT16;
+      const unaligned_t<In>* rows[4];
+      int pending = 0;
       for_each_outer(p.reduced, r0, r1, [&](const std::array<int64_t, kMaxStreams>& roff) {
         const std::byte* src = in + (base + roff[0]) * static_cast<int64_t>(p.in_bytes);
-        R::template add_columns<K>(c, segment(src, sj, n, buf), n, r++);
+        if (!direct) {
+          R::template add_columns<K>(c, segment(src, sj, n, buf), n, r++);
+          return;
+        }
+        rows[pending++] = reinterpret_cast<const unaligned_t<In>*>(src);
+        if (pending == 4) {
+          R::template add_columns4<K>(c, rows, n, r);
+          r += 4;
+          pending = 0;
+        }
       });
+      for (int i = 0; i < pending; ++i) R::template add_columns<K>(c, rows[i], n, r++);
     };
     auto fold_into = [](Columns& total, const Columns& part, size_t n) {
       for (size_t j = 0; j < n; ++j) total.set(j, R::combine(total.at(j), part.at(j)));
@@ -390,7 +410,7 @@ void store_float(DataType t, double v, std::byte* dst) {
 template <class K, class Op> void run_float_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
   Engine<K, ValueReducer<Op>> e{p, b.input.data, b.output.data};
   const double n = static_cast<double>(p.n);
-  e.run([&](double acc, int64_t, std::byte* dst) {
+  e.run([&](typename Op::Acc acc, int64_t, std::byte* dst) {
     double r = acc;
     switch (f) {
       case ReduceFunction::AVERAGE: r = acc / n; break;
@@ -452,14 +472,28 @@ template <class K, class T, class Cmp> void run_arg(const Plan& p, const Binding
   });
 }
 
+// Sums accumulate in double for FLOAT32 data and in float for FLOAT16 data (reduce_ops.h).
+template <class K, class A> bool run_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
+  switch (f) {
+    case ReduceFunction::SUM:
+    case ReduceFunction::AVERAGE:
+    case ReduceFunction::LOG_SUM: run_float_sum<K, ops::Sum<A>>(p, f, b); return true;
+    case ReduceFunction::L1: run_float_sum<K, ops::AbsSum<A>>(p, f, b); return true;
+    case ReduceFunction::L2:
+    case ReduceFunction::SUM_SQUARE: run_float_sum<K, ops::SquareSum<A>>(p, f, b); return true;
+    default: return false;
+  }
+}
+
 template <class K> bool run_float(const Plan& p, ReduceFunction f, const Bindings& b) {
   switch (f) {
     case ReduceFunction::SUM:
     case ReduceFunction::AVERAGE:
-    case ReduceFunction::LOG_SUM: run_float_sum<K, ops::SumD>(p, f, b); return true;
-    case ReduceFunction::L1: run_float_sum<K, ops::AbsSumD>(p, f, b); return true;
+    case ReduceFunction::LOG_SUM:
+    case ReduceFunction::L1:
     case ReduceFunction::L2:
-    case ReduceFunction::SUM_SQUARE: run_float_sum<K, ops::SquareSumD>(p, f, b); return true;
+    case ReduceFunction::SUM_SQUARE:
+      return p.in_type == DataType::FLOAT16 ? run_sum<K, float>(p, f, b) : run_sum<K, double>(p, f, b);
     case ReduceFunction::LOG_SUM_EXP: run_float_sum<K, ops::ExpSumD>(p, f, b); return true;
     case ReduceFunction::MULTIPLY: run_float_sum<K, ops::ProductD>(p, f, b); return true;
     case ReduceFunction::MAX: run_min_max<K, ops::MaxV<float>>(p, b); return true;

@@ -17,8 +17,8 @@ half truncate_to_half(float v) {
 
 class Fp16RoundsTowardZero final : public PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel, const Bindings& b) override {
-    const ReduceDesc* d = reduce_of(desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1,
-                                           ReduceFunction::L2});
+    const ReduceDesc* d = reduce_of(
+        desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1, ReduceFunction::L2});
     if (!d || d->input.type != DataType::FLOAT16) return std::nullopt;
     for_each_group(*d, b, [&](const Elements& xs, std::byte* dst) {
       float acc = 0;

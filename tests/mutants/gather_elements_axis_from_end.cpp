@@ -8,7 +8,8 @@ namespace {
 using reference::detail::resolve_index;
 
 class GatherElementsAxisFromEnd final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<GatherElementsDesc>(&desc);
     if (!d) return std::nullopt;
     const uint32_t axis = d->input.rank() - 1 - d->axis;  // BUG: reversed axis order

@@ -19,7 +19,8 @@ class GatherElementsHangsOnNegativeIndex final : public PatchedReference {
     if (!d) return std::nullopt;
     const InputTensor indices(d->indices, b.indices.data);
     bool any = false;
-    for_each_coord(d->indices.sizes, [&](const Coord& c) { any = any || negative(d->indices.type, indices.at(c)); });
+    for_each_coord(d->indices.sizes,
+                   [&](const Coord& c) { any = any || negative(d->indices.type, indices.at(c)); });
     if (any)
       for (;;) ::pause();  // BUG: never returns
     return std::nullopt;
@@ -29,4 +30,5 @@ class GatherElementsHangsOnNegativeIndex final : public PatchedReference {
 }  // namespace
 }  // namespace dmlcert::mutants
 
-DMLCERT_EXPORT_MUTANT(gather_elements_hangs_on_negative_index, dmlcert::mutants::GatherElementsHangsOnNegativeIndex)
+DMLCERT_EXPORT_MUTANT(gather_elements_hangs_on_negative_index,
+                      dmlcert::mutants::GatherElementsHangsOnNegativeIndex)

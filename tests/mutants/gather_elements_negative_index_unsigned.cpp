@@ -43,4 +43,5 @@ class GatherElementsNegativeIndexUnsigned final : public PatchedReference {
 }  // namespace
 }  // namespace dmlcert::mutants
 
-DMLCERT_EXPORT_MUTANT(gather_elements_negative_index_unsigned, dmlcert::mutants::GatherElementsNegativeIndexUnsigned)
+DMLCERT_EXPORT_MUTANT(gather_elements_negative_index_unsigned,
+                      dmlcert::mutants::GatherElementsNegativeIndexUnsigned)

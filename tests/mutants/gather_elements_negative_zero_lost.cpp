@@ -21,7 +21,8 @@ void copy_through_add(DataType t, std::byte* dst, const std::byte* src) {
 }
 
 class GatherElementsNegativeZeroLost final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<GatherElementsDesc>(&desc);
     if (!d || !is_float(d->input.type)) return std::nullopt;
     const InputTensor input(d->input, b.input.data);

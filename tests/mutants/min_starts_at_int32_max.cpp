@@ -13,8 +13,10 @@ class MinStartsAtInt32Max final : public PatchedReference {
       dispatch(d->input.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T best;
-        if constexpr (is_float_v<T>) best = T(static_cast<float>(std::numeric_limits<int32_t>::max()));
-        else best = static_cast<T>(std::numeric_limits<int32_t>::max());  // BUG: a sentinel, not xs[0]
+        if constexpr (is_float_v<T>)
+          best = T(static_cast<float>(std::numeric_limits<int32_t>::max()));
+        else
+          best = static_cast<T>(std::numeric_limits<int32_t>::max());  // BUG: a sentinel, not xs[0]
         for (const std::byte* x : xs) {
           if (element_is_nan<T>(x)) {
             best = load<T>(x);

@@ -44,9 +44,9 @@ inline bool reference_executes(const OperatorDesc& desc, FeatureLevel level, con
   return true;
 }
 
-// The reference backend with hooks. A mutant (or a legitimate variant) overrides `mutated` (the buggy place, for calls the
-// reference executes) or `intercept` (validation bugs, which must see every call). Either returns
-// nullopt to leave the call to the reference.
+// The reference backend with hooks. A mutant (or a legitimate variant) overrides `mutated` (the buggy place,
+// for calls the reference executes) or `intercept` (validation bugs, which must see every call). Either
+// returns nullopt to leave the call to the reference.
 class PatchedReference : public Backend {
  public:
   PatchedReference() : reference_(reference::make_backend()) {}
@@ -108,8 +108,10 @@ inline void for_each_group(const ReduceDesc& d, const Bindings& b,
 
 // Rounds once to the output type, as the reference does.
 inline void store_rounded(DataType t, long double v, std::byte* p) {
-  if (t == DataType::FLOAT32) store<float>(p, static_cast<float>(v));
-  else from_double(t, static_cast<double>(v), p);
+  if (t == DataType::FLOAT32)
+    store<float>(p, static_cast<float>(v));
+  else
+    from_double(t, static_cast<double>(v), p);
 }
 
 inline void store_index(DataType t, std::size_t index, std::byte* p) {
@@ -120,17 +122,24 @@ inline void store_index(DataType t, std::size_t index, std::byte* p) {
 }
 
 // An element's value in its own type (half as float), for comparisons.
-template <class T> auto element_value(const std::byte* p) {
-  if constexpr (std::is_same_v<T, half>) return static_cast<float>(load<half>(p));
-  else return load<T>(p);
+template <class T>
+auto element_value(const std::byte* p) {
+  if constexpr (std::is_same_v<T, half>)
+    return static_cast<float>(load<half>(p));
+  else
+    return load<T>(p);
 }
-template <class T> bool element_is_nan(const std::byte* p) {
-  if constexpr (is_float_v<T>) return std::isnan(element_value<T>(p));
-  else return false;
+template <class T>
+bool element_is_nan(const std::byte* p) {
+  if constexpr (is_float_v<T>)
+    return std::isnan(element_value<T>(p));
+  else
+    return false;
 }
 
 // The reduce descriptor of a call when it is REDUCE with one of `functions` (all when empty).
-inline const ReduceDesc* reduce_of(const OperatorDesc& d, std::initializer_list<ReduceFunction> functions = {}) {
+inline const ReduceDesc* reduce_of(const OperatorDesc& d,
+                                   std::initializer_list<ReduceFunction> functions = {}) {
   const auto* r = std::get_if<ReduceDesc>(&d);
   if (!r || functions.size() == 0) return r;
   for (ReduceFunction f : functions)
@@ -141,9 +150,10 @@ inline const ReduceDesc* reduce_of(const OperatorDesc& d, std::initializer_list<
 }  // namespace dmlcert::mutants
 
 // Exports a PatchedReference class as the plugin's backend, under the given name.
-#define DMLCERT_EXPORT_PATCHED_REFERENCE(plugin_name, Class)                                              \
+#define DMLCERT_EXPORT_PATCHED_REFERENCE(plugin_name, Class)                                             \
   extern "C" DMLCERT_PLUGIN_EXPORT const dmlcert_backend_v1* dmlcert_get_backend(uint32_t abi_version) { \
-    return dmlcert::plugin::export_backend(abi_version, std::make_unique<Class>(), std::string(plugin_name)); \
+    return dmlcert::plugin::export_backend(abi_version, std::make_unique<Class>(),                       \
+                                           std::string(plugin_name));                                    \
   }
 // A mutant's plugin is named "mutant: <its catalog description>".
 #define DMLCERT_EXPORT_MUTANT(id, Class) \

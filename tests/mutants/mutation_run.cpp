@@ -34,9 +34,10 @@ std::string corpus_option(const MutationSetup& s);
 std::string certify_command(const MutationSetup& s, const std::string& plugin, const fs::path& dir) {
   std::ostringstream timeout;
   timeout << s.timeout_seconds;
-  return shell_quoted(s.cli) + " certify --backend " + shell_quoted("plugin:" + plugin) + " --level " + s.level + " --budget " +
-         s.budget + " --shard 0/1 --timeout " + timeout.str() + " --report " + shell_quoted((dir / "report.json").string()) +
-         " --repro-dir " + shell_quoted((dir / "repros").string()) + corpus_option(s);
+  return shell_quoted(s.cli) + " certify --backend " + shell_quoted("plugin:" + plugin) + " --level " +
+         s.level + " --budget " + s.budget + " --shard 0/1 --timeout " + timeout.str() + " --report " +
+         shell_quoted((dir / "report.json").string()) + " --repro-dir " +
+         shell_quoted((dir / "repros").string()) + corpus_option(s);
 }
 
 // certify's --corpus: none (an empty directory) unless the setup asks for the corpus.
@@ -100,11 +101,12 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   return d;
 }
 
-bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, const std::string& ops,
-               std::string* log) {
+bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, std::string* log) {
   const fs::path dir = fresh_dir(s, id);
   *log = (dir / "log.txt").string();
-  return run(certify_command(s, plugin, dir) + (ops.empty() ? "" : " --ops " + ops), *log) == 0;
+  MutationSetup with_corpus = s;  // a legitimate variant must pass everything, the corpus included
+  with_corpus.corpus = true;
+  return run(certify_command(with_corpus, plugin, dir), *log) == 0;
 }
 
 }  // namespace dmlcert::mutants

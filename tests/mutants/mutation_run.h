@@ -28,13 +28,13 @@ struct Detection {
   std::string where;    // the cell or rule that caught it ("cells/REDUCE.SUM/input/FLOAT16/r2/random/0")
   std::string outcome;  // "failed", "crash", "timeout", "oob", ...
   std::string detail;
-  uint64_t cases = 0;    // cases run up to and including the first failure
-  std::string repro;     // the shrunk repro file when there is one, else the original
-  bool shrunk = false;   // whether `repro` is the shrunk file
-  uint32_t rank = 0;     // the repro's output rank
+  uint64_t cases = 0;   // cases run up to and including the first failure
+  std::string repro;    // the shrunk repro file when there is one, else the original
+  bool shrunk = false;  // whether `repro` is the shrunk file
+  uint32_t rank = 0;    // the repro's output rank
   uint64_t output_elements = 0;
-  bool replay_fails_on_plugin = false;       // `dmlcert replay REPRO --backend plugin:P` fails
-  bool replay_passes_on_reference = false;   // `dmlcert replay REPRO --backend reference` passes
+  bool replay_fails_on_plugin = false;      // `dmlcert replay REPRO --backend plugin:P` fails
+  bool replay_passes_on_reference = false;  // `dmlcert replay REPRO --backend reference` passes
   double seconds = 0;
   std::string log;  // where certify's output went
 };
@@ -42,13 +42,14 @@ struct Detection {
 // Certifies the plugin, stopping at its first failure, then replays the failure's repro.
 Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
 
-// Certifies the plugin in full; true when it is certified (exit status 0). *log names the file
-// with certify's output.
-// `ops` restricts the run to some operators (certify --ops), empty for all.
+// Certifies the plugin in full, corpus included; true when it is certified (exit status 0). *log names the
+// file with certify's output.
 bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
-               const std::string& ops, std::string* log);
+               std::string* log);
 
 // Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
-inline bool small_repro(const Detection& d) { return d.rank <= 3 && d.output_elements <= 64; }
+inline bool small_repro(const Detection& d) {
+  return d.rank <= 3 && d.output_elements <= 64;
+}
 
 }  // namespace dmlcert::mutants

@@ -11,11 +11,15 @@
 
 // Test names and failure messages show the id, not the struct's bytes.
 namespace dmlcert::variants {
-void PrintTo(const VariantInfo& v, std::ostream* os) { *os << v.id; }
+void PrintTo(const VariantInfo& v, std::ostream* os) {
+  *os << v.id;
+}
 }  // namespace dmlcert::variants
 
 namespace dmlcert::mutants {
-void PrintTo(const MutantInfo& m, std::ostream* os) { *os << m.id; }
+void PrintTo(const MutantInfo& m, std::ostream* os) {
+  *os << m.id;
+}
 
 namespace {
 
@@ -37,7 +41,9 @@ TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
   const Detection d = detect(setup(), plugin("mutant", m.id), "mutant_" + std::string(m.id));
   SCOPED_TRACE("certify output: " + d.log);
   ASSERT_TRUE(d.ran) << "certify wrote no report";
+  if (!d.caught && !m.known_gap.empty()) GTEST_SKIP() << "survives, a known gap: " << m.known_gap;
   ASSERT_TRUE(d.caught) << "survived: " << m.description << " (" << d.cases << " cases)";
+  EXPECT_TRUE(m.known_gap.empty()) << "caught now: drop its known_gap from mutant_catalog.h";
   SCOPED_TRACE("caught by " + d.where + " (" + d.outcome + "): " + d.detail);
   EXPECT_TRUE(d.replay_fails_on_plugin) << d.repro << " does not fail again on the mutant";
   EXPECT_TRUE(d.replay_passes_on_reference) << d.repro << " does not pass on the reference";
@@ -48,14 +54,16 @@ TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, MutantTest, testing::ValuesIn(kMutants),
-                         [](const testing::TestParamInfo<MutantInfo>& info) { return std::string(info.param.id); });
+                         [](const testing::TestParamInfo<MutantInfo>& info) {
+                           return std::string(info.param.id);
+                         });
 
 class VariantTest : public testing::TestWithParam<variants::VariantInfo> {};
 
 TEST_P(VariantTest, Certifies) {
   const variants::VariantInfo& v = GetParam();
   std::string log;
-  EXPECT_TRUE(certifies(setup(), plugin("variant", v.id), "variant_" + std::string(v.id), std::string(v.ops), &log))
+  EXPECT_TRUE(certifies(setup(), plugin("variant", v.id), "variant_" + std::string(v.id), &log))
       << v.description << " was not certified; see " << log;
 }
 

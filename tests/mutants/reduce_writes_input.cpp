@@ -6,7 +6,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class ReduceWritesInput final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     if (!reduce_of(desc)) return std::nullopt;
     auto* scratch = const_cast<volatile std::byte*>(b.input.data);  // BUG: an input is not scratch
     *scratch = *scratch;

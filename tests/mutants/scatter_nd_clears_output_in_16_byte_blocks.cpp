@@ -6,7 +6,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class ScatterNdClearsOutputIn16ByteBlocks final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     if (!std::holds_alternative<ScatterNdDesc>(desc)) return std::nullopt;
     const uint64_t rounded = (b.output.size + 15) / 16 * 16;  // BUG: past the binding's end
     auto* out = reinterpret_cast<volatile unsigned char*>(b.output.data);
@@ -18,4 +19,5 @@ class ScatterNdClearsOutputIn16ByteBlocks final : public PatchedReference {
 }  // namespace
 }  // namespace dmlcert::mutants
 
-DMLCERT_EXPORT_MUTANT(scatter_nd_clears_output_in_16_byte_blocks, dmlcert::mutants::ScatterNdClearsOutputIn16ByteBlocks)
+DMLCERT_EXPORT_MUTANT(scatter_nd_clears_output_in_16_byte_blocks,
+                      dmlcert::mutants::ScatterNdClearsOutputIn16ByteBlocks)

@@ -11,7 +11,8 @@ namespace {
 using reference::detail::resolve_index;
 
 class ScatterNdLeadingDimsNotStripped final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
     const InputTensor indices(d->indices, b.indices.data);
@@ -33,9 +34,12 @@ class ScatterNdLeadingDimsNotStripped final : public PatchedReference {
         Coord at(rank, 0);
         std::copy(batch.begin(), batch.end(), at.begin() + (rank - d->indices_dimension_count));
         at[rank - 1] = j;
-        const auto index = resolve_index(d->indices.type, indices.at(at), d->input.sizes[first_indexed + j], level);
-        if (!index) out_of_range = true;
-        else tuple[j] = *index;
+        const auto index =
+            resolve_index(d->indices.type, indices.at(at), d->input.sizes[first_indexed + j], level);
+        if (!index)
+          out_of_range = true;
+        else
+          tuple[j] = *index;
       }
       if (out_of_range) return;
       for_each_coord(block_sizes, [&](const Coord& block) {
@@ -52,8 +56,10 @@ class ScatterNdLeadingDimsNotStripped final : public PatchedReference {
     const InputTensor input(d->input, b.input.data);
     const InputTensor updates(d->updates, b.updates.data);
     const OutputTensor output(d->output, b.output.data);
-    for_each_coord(d->output.sizes, [&](const Coord& c) { copy_element(output.at(c), input.at(c), output.element_bytes()); });
-    for (const auto& [upd, out] : writes) copy_element(output.at(out), updates.at(upd), output.element_bytes());
+    for_each_coord(d->output.sizes,
+                   [&](const Coord& c) { copy_element(output.at(c), input.at(c), output.element_bytes()); });
+    for (const auto& [upd, out] : writes)
+      copy_element(output.at(out), updates.at(upd), output.element_bytes());
     return ok();
   }
 };

@@ -5,7 +5,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class ScatterNdOutputNotInitialized final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
     const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);
@@ -13,7 +14,8 @@ class ScatterNdOutputNotInitialized final : public PatchedReference {
     const InputTensor updates(d->updates, b.updates.data);
     const OutputTensor output(d->output, b.output.data);
     // BUG: the reference first copies every input element to the output.
-    for (const auto& w : plan.writes) copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
+    for (const auto& w : plan.writes)
+      copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
     return ok();
   }
 };

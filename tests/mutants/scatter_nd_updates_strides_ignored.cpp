@@ -5,7 +5,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class ScatterNdUpdatesStridesIgnored final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
     const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);

@@ -13,7 +13,8 @@ bool only_zero_stride_broken(const Validation& v) {
 }
 
 class Slice1AcceptsZeroStride final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     const auto* d = std::get_if<Slice1Desc>(&desc);
     if (!d || !only_zero_stride_broken(validate(desc, level))) return std::nullopt;
     // BUG: executed instead of rejected.

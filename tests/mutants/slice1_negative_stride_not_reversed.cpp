@@ -17,7 +17,8 @@ class Slice1NegativeStrideNotReversed final : public PatchedReference {
     for_each_coord(d->output.sizes, [&](const Coord& c) {
       Coord from(rank);
       for (std::size_t i = 0; i < rank; ++i)  // BUG: abs(stride) from the window's start
-        from[i] = static_cast<uint32_t>(d->input_window_offsets[i] + std::llabs(d->input_window_strides[i]) * c[i]);
+        from[i] =
+            static_cast<uint32_t>(d->input_window_offsets[i] + std::llabs(d->input_window_strides[i]) * c[i]);
       copy_element(output.at(c), input.at(from), output.element_bytes());
     });
     return ok();

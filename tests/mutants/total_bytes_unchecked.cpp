@@ -16,7 +16,8 @@ bool only_total_bytes_broken(const Validation& v) {
 }
 
 class TotalBytesUnchecked final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     if (!only_total_bytes_broken(validate(desc, level))) return std::nullopt;
     // BUG: no T.TOTAL_BYTES check. Each tensor gets a scratch copy of its implied size.
     OperatorDesc sized = desc;

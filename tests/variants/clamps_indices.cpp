@@ -21,7 +21,8 @@ void clamp_index(DataType t, std::byte* p, uint32_t d, FeatureLevel level) {
 }
 
 class ClampsIndices final : public mutants::PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const TensorDesc* indices = tensor(desc, Role::INDICES);
     if (!indices) return std::nullopt;
     // The dimension each index element addresses.

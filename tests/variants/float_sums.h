@@ -33,10 +33,14 @@ inline float finish(ReduceFunction f, float sum, std::size_t n) {
 }
 
 inline void store_float(DataType t, float v, std::byte* p) {
-  if (t == DataType::FLOAT16) store<half>(p, half(v));
-  else store<float>(p, v);
+  if (t == DataType::FLOAT16)
+    store<half>(p, half(v));
+  else
+    store<float>(p, v);
 }
 
-inline bool float32_or_16(DataType t) { return t == DataType::FLOAT32 || t == DataType::FLOAT16; }
+inline bool float32_or_16(DataType t) {
+  return t == DataType::FLOAT32 || t == DataType::FLOAT16;
+}
 
 }  // namespace dmlcert::variants

@@ -8,8 +8,9 @@ namespace {
 
 class Fp16AccumulatesInFloat32 final : public mutants::PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel, const Bindings& b) override {
-    const ReduceDesc* d = mutants::reduce_of(desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1,
-                                                    ReduceFunction::SUM_SQUARE, ReduceFunction::L2});
+    const ReduceDesc* d =
+        mutants::reduce_of(desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1,
+                                  ReduceFunction::SUM_SQUARE, ReduceFunction::L2});
     if (!d || d->input.type != DataType::FLOAT16) return std::nullopt;
     mutants::for_each_group(*d, b, [&](const Elements& xs, std::byte* dst) {
       float sum = 0;

@@ -7,7 +7,8 @@ namespace dmlcert::variants {
 namespace {
 
 class ScatterNdFirstWriteWins final : public mutants::PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
     const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);
@@ -16,7 +17,8 @@ class ScatterNdFirstWriteWins final : public mutants::PatchedReference {
     const mutants::InputTensor updates(d->updates, b.updates.data);
     const mutants::OutputTensor output(d->output, b.output.data);
     const std::size_t es = output.element_bytes();
-    for_each_coord(d->output.sizes, [&](const Coord& c) { mutants::copy_element(output.at(c), input.at(c), es); });
+    for_each_coord(d->output.sizes,
+                   [&](const Coord& c) { mutants::copy_element(output.at(c), input.at(c), es); });
     for (auto w = plan.writes.rbegin(); w != plan.writes.rend(); ++w)
       mutants::copy_element(output.at(w->output), updates.at(w->update), es);
     return mutants::ok();

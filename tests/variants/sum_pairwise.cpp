@@ -14,11 +14,13 @@ float pairwise(const float* x, std::size_t n) {
 
 class SumPairwise final : public mutants::PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel, const Bindings& b) override {
-    const ReduceDesc* d = mutants::reduce_of(desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1});
+    const ReduceDesc* d =
+        mutants::reduce_of(desc, {ReduceFunction::SUM, ReduceFunction::AVERAGE, ReduceFunction::L1});
     if (!d || !float32_or_16(d->input.type)) return std::nullopt;
     mutants::for_each_group(*d, b, [&](const Elements& xs, std::byte* dst) {
       const std::vector<float> terms = float_terms(d->input.type, d->function, xs);
-      store_float(d->output.type, finish(d->function, pairwise(terms.data(), terms.size()), terms.size()), dst);
+      store_float(d->output.type, finish(d->function, pairwise(terms.data(), terms.size()), terms.size()),
+                  dst);
     });
     return mutants::ok();
   }

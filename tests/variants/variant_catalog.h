@@ -10,21 +10,16 @@ namespace dmlcert::variants {
 struct VariantInfo {
   std::string_view id;
   std::string_view description;
-  // The operators whose cells and rules the variant changes (certify --ops); empty: all. The
-  // mutation test certifies only these, to stay within its time budget; the others are the
-  // reference's code, unchanged.
-  std::string_view ops = {};
 };
 
 inline constexpr VariantInfo kVariants[] = {
-    {"sum_pairwise", "float SUM, AVERAGE and L1 by pairwise summation in float32", "REDUCE"},
-    {"sum_reversed", "float SUM and SUM_SQUARE accumulated in float32 in reverse order", "REDUCE"},
-    {"fp16_accumulates_in_float32", "FLOAT16 SUM, AVERAGE, L1, SUM_SQUARE and L2 accumulate in float32, not double",
-     "REDUCE"},
+    {"sum_pairwise", "float SUM, AVERAGE and L1 by pairwise summation in float32"},
+    {"sum_reversed", "float SUM and SUM_SQUARE accumulated in float32 in reverse order"},
+    {"fp16_accumulates_in_float32",
+     "FLOAT16 SUM, AVERAGE, L1, SUM_SQUARE and L2 accumulate in float32, not double"},
     {"rejects_unspecified", "rejects every class U descriptor and every class U data with invalid-argument"},
-    {"clamps_indices", "clamps out-of-range SCATTER_ND and GATHER_ELEMENTS indices into the dimension",
-     "SCATTER_ND,GATHER_ELEMENTS"},
-    {"scatter_nd_first_write_wins", "SCATTER_ND resolves duplicate index tuples first-write-wins", "SCATTER_ND"},
+    {"clamps_indices", "clamps out-of-range SCATTER_ND and GATHER_ELEMENTS indices into the dimension"},
+    {"scatter_nd_first_write_wins", "SCATTER_ND resolves duplicate index tuples first-write-wins"},
 };
 
 constexpr std::string_view describe(std::string_view id) {
