@@ -32,7 +32,7 @@ namespace {
 constexpr int kLanes = isa_baseline::Kernels::kLanes;
 constexpr uint64_t kBlock = uint64_t{1} << 15;  // elements per row-engine block
 constexpr uint64_t kSegment = 4096;             // elements per kernel call and scratch buffer (>= kTile)
-constexpr uint64_t kTile = 2048;                // outputs per column-engine tile
+constexpr uint64_t kTile = 4096;                // outputs per column-engine tile
 constexpr uint64_t kColumnBlock = 256;          // reduced coordinates per column-engine block
 constexpr int kReduced = 1, kKept = 0;
 constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();

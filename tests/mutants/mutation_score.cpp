@@ -136,7 +136,10 @@ int run(int argc, char** argv) {
     return 1;
   }
   std::cerr << "wrote " << out << "\n";
-  return caught == found.size() && certified == legit.size() ? 0 : 1;
+  // Known gaps (documented in the catalog) do not fail the run; any other survivor does.
+  bool clean = certified == legit.size();
+  for (size_t i = 0; i < found.size(); ++i) clean &= found[i].caught || !kMutants[i].known_gap.empty();
+  return clean ? 0 : 1;
 }
 
 }  // namespace
