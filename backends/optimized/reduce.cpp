@@ -129,8 +129,8 @@ template <class Op> struct ValueReducer {
   template <class K> static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
     return K::template lanes_f16<Op>(x, n, l.a);
   }
-  template <class K> static void add_columns4(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
-    K::template columns4<Op>(x, n, c.a);
+  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
+    K::template columns_rows<Op>(x, n, c.a);
   }
   // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
   static State fold(const Lanes& l) {
@@ -178,8 +178,8 @@ template <class T, class Cmp> struct ArgReducer {
     K::template arg_columns<Cmp, T>(x, n, c.v, c.i, index);
   }
   template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
-  template <class K> static void add_columns4(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
-    for (uint32_t r = 0; r < 4; ++r) add_columns<K>(c, x[r], n, index + r);
+  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
+    for (uint32_t r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, index + r);
   }
   // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
   // makes the combination independent of order.
@@ -294,9 +294,9 @@ template <class K, class R> struct Engine {
       c.init(n);
       const uint64_t r0 = blk * kColumnBlock, r1 = std::min(p.n, r0 + kColumnBlock);
       uint32_t r = static_cast<uint32_t>(r0);
-      // Contiguous rows in memory are read in place, four at a time; others one at a time.
+      // Contiguous rows in memory are read in place, K::kRows at a time; others one at a time.
       const bool direct = sj == 1 && p.in_type != DataType::FLOAT16;
-      const unaligned_t<In>* rows[4];
+      const unaligned_t<In>* rows[K::kRows];
       int pending = 0;
       for_each_outer(p.reduced, r0, r1, [&](const std::array<int64_t, kMaxStreams>& roff) {
         const std::byte* src = in + (base + roff[0]) * static_cast<int64_t>(p.in_bytes);
@@ -305,9 +305,9 @@ template <class K, class R> struct Engine {
           return;
         }
         rows[pending++] = reinterpret_cast<const unaligned_t<In>*>(src);
-        if (pending == 4) {
-          R::template add_columns4<K>(c, rows, n, r);
-          r += 4;
+        if (pending == K::kRows) {
+          R::template add_column_rows<K>(c, rows, n, r);
+          r += K::kRows;
           pending = 0;
         }
       });
