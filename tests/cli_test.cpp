@@ -2,6 +2,7 @@
 // malformed file, the rule list, run's JSON and replay's closing line. Runs the built binary.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>

@@ -52,7 +52,8 @@ Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes) {
   const auto count = element_count(t.sizes);
   if (count && *count * element_size(t.type) == logical.size()) return to_memory(t, logical, bytes);
   Bytes memory(bytes, std::byte{0});
-  std::memcpy(memory.data(), logical.data(), std::min<uint64_t>(bytes, logical.size()));
+  const uint64_t n = std::min<uint64_t>(bytes, logical.size());
+  if (n > 0) std::memcpy(memory.data(), logical.data(), n);
   return memory;
 }
 
