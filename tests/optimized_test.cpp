@@ -275,11 +275,32 @@ TEST_P(OptimizedNamed, BothBackendsPass) {
 INSTANTIATE_TEST_SUITE_P(Cases, OptimizedNamed, ::testing::ValuesIn(named_cases()),
                          [](const auto& info) { return info.param.name; });
 
-// The shared SLICE conformance table on the optimized backend.
-class OptimizedSlice : public ::testing::TestWithParam<SliceCase> {};
-TEST_P(OptimizedSlice, Case) { GetParam().tester.run(optimized_backend()); }
+// The shared conformance tables (hand-computed, next to the reference tests) on the optimized
+// backend. Float reductions may differ from the correctly rounded value by an ulp.
+template <class Tester> class OptimizedConformance : public ::testing::TestWithParam<NamedCase<Tester>> {
+ protected:
+  void check() { this->GetParam().tester.run(optimized_backend(), CheckPolicy{1}); }
+};
+using OptimizedSlice = OptimizedConformance<SliceTester>;
+using OptimizedSlice1 = OptimizedConformance<Slice1Tester>;
+using OptimizedScatterNd = OptimizedConformance<ScatterNdTester>;
+using OptimizedReduce = OptimizedConformance<ReduceTester>;
+using OptimizedGatherElements = OptimizedConformance<GatherElementsTester>;
+TEST_P(OptimizedSlice, Case) { check(); }
+TEST_P(OptimizedSlice1, Case) { check(); }
+TEST_P(OptimizedScatterNd, Case) { check(); }
+TEST_P(OptimizedReduce, Case) { check(); }
+TEST_P(OptimizedGatherElements, Case) { check(); }
 INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice, ::testing::ValuesIn(slice_conformance_cases()),
                          case_name<SliceTester>);
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice1, ::testing::ValuesIn(slice1_conformance_cases()),
+                         case_name<Slice1Tester>);
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedScatterNd, ::testing::ValuesIn(scatter_nd_conformance_cases()),
+                         case_name<ScatterNdTester>);
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedReduce, ::testing::ValuesIn(reduce_conformance_cases()),
+                         case_name<ReduceTester>);
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedGatherElements,
+                         ::testing::ValuesIn(gather_elements_conformance_cases()), case_name<GatherElementsTester>);
 
 // ---- Random valid cases, shared by (b) and (c). ------------------------------------------------
 

