@@ -33,7 +33,8 @@ void run_backend(benchmark::State& state, Backend& backend, const Workload& w) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
 }
 
-template <class MakeRunner> void run_peer(benchmark::State& state, const Workload& w, MakeRunner make) {
+template <class MakeRunner>
+void run_peer(benchmark::State& state, const Workload& w, MakeRunner make) {
   Buffers& b = buffers_for(w);
   const std::function<void()> run = make(w, b);
   for (auto _ : state) {

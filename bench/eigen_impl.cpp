@@ -10,8 +10,10 @@ namespace dmlcert::bench {
 namespace {
 
 using Index = Eigen::Index;
-template <class T, int R> using In = Eigen::TensorMap<const Eigen::Tensor<T, R, Eigen::RowMajor>>;
-template <class T, int R> using Out = Eigen::TensorMap<Eigen::Tensor<T, R, Eigen::RowMajor>>;
+template <class T, int R>
+using In = Eigen::TensorMap<const Eigen::Tensor<T, R, Eigen::RowMajor>>;
+template <class T, int R>
+using Out = Eigen::TensorMap<Eigen::Tensor<T, R, Eigen::RowMajor>>;
 
 Eigen::ThreadPoolDevice& device() {
   static Eigen::ThreadPool pool(static_cast<int>(optimized::thread_count()));
@@ -19,8 +21,14 @@ Eigen::ThreadPoolDevice& device() {
   return dev;
 }
 
-template <class T> const T* in_ptr(Buffers& b) { return reinterpret_cast<const T*>(b.input.data()); }
-template <class T> T* out_ptr(Buffers& b) { return reinterpret_cast<T*>(b.output.data()); }
+template <class T>
+const T* in_ptr(Buffers& b) {
+  return reinterpret_cast<const T*>(b.input.data());
+}
+template <class T>
+T* out_ptr(Buffers& b) {
+  return reinterpret_cast<T*>(b.output.data());
+}
 
 }  // namespace
 

@@ -1,13 +1,14 @@
+#include "torch_impl.h"
+
 #include <torch/torch.h>
 
 #include "optimized/optimized.h"
-#include "torch_impl.h"
 
 namespace dmlcert::bench {
 
 bool torch_has(const std::string& workload) {
-  return workload.rfind("slice1_4d", 0) != 0 && workload != "scatter_nd_rows" && workload.find("_f16") == std::string::npos &&
-         workload.find("_i32") == std::string::npos;
+  return workload.rfind("slice1_4d", 0) != 0 && workload != "scatter_nd_rows" &&
+         workload.find("_f16") == std::string::npos && workload.find("_i32") == std::string::npos;
 }
 
 std::function<void()> torch_runner(const Workload& w, Buffers& b) {

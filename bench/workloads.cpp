@@ -29,7 +29,8 @@ Slice1Desc slice1(Sizes in, std::vector<int32_t> strides) {
   d.input_window_sizes = in;
   d.input_window_strides = strides;
   Sizes out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = 1 + (in[i] - 1) / static_cast<uint32_t>(std::abs(strides[i]));
+  for (size_t i = 0; i < in.size(); ++i)
+    out[i] = 1 + (in[i] - 1) / static_cast<uint32_t>(std::abs(strides[i]));
   d.output = packed_desc(F32, out);
   return d;
 }
@@ -65,8 +66,12 @@ ReduceDesc reduce(ReduceFunction f, std::vector<uint32_t> axes, DataType type = 
   return d;
 }
 
-uint64_t output_bytes(const OperatorDesc& d) { return tensor(d, Role::OUTPUT)->total_bytes; }
-uint64_t input_bytes(const OperatorDesc& d) { return tensor(d, Role::INPUT)->total_bytes; }
+uint64_t output_bytes(const OperatorDesc& d) {
+  return tensor(d, Role::OUTPUT)->total_bytes;
+}
+uint64_t input_bytes(const OperatorDesc& d) {
+  return tensor(d, Role::INPUT)->total_bytes;
+}
 
 Workload movement(std::string name, OperatorDesc d) {
   const uint64_t bytes = output_bytes(d);
@@ -78,7 +83,8 @@ Workload reduction(std::string name, OperatorDesc d) {
 }
 
 // Values in [-1, 1): well-scaled for every reduction (LOG_SUM_EXP included).
-template <class T, class Gen> void fill_values(std::vector<std::byte>& bytes, Gen&& gen) {
+template <class T, class Gen>
+void fill_values(std::vector<std::byte>& bytes, Gen&& gen) {
   const size_t n = bytes.size() / sizeof(T);
   std::mt19937 rng(12345);
   for (size_t i = 0; i < n; ++i) {

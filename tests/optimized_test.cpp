@@ -5,6 +5,8 @@
 //     broadcast and reversed layouts, negative indices);
 // (c) thread-count independence: every exact operator, and reductions in exact and random data,
 //     give bit-identical outputs with 1, 2 and 3 threads.
+#include "optimized/optimized.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,7 +17,6 @@
 
 #include "dmlcert/support.h"
 #include "op_tester.h"
-#include "optimized/optimized.h"
 
 namespace dmlcert::test {
 namespace {
@@ -39,10 +40,13 @@ struct BothCase {
   std::string name;
   std::function<void(Backend&)> run;
 };
-template <class Tester> BothCase both(std::string name, Tester t) {
+template <class Tester>
+BothCase both(std::string name, Tester t) {
   return {std::move(name), [t](Backend& b) { t.run(b); }};
 }
-void PrintTo(const BothCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const BothCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<BothCase> named_cases() {
   const double inf = std::numeric_limits<double>::infinity();
@@ -197,13 +201,14 @@ std::vector<BothCase> named_cases() {
                                            .input_data(Values::iota(24))
                                            .axes({0})
                                            .expect_output({27, 30, 33, 36, 39, 42, 45, 48})),
-      both("reduce_sum_middle_axis_padded_output", ReduceTester()
-                                                       .input_sizes({2, 3, 8})
-                                                       .input_data(Values::iota(48))
-                                                       .axes({1})
-                                                       .output_strides({16, 16, 1})
-                                                       .expect_output({27, 30, 33, 36, 39, 42, 45, 48,  //
-                                                                       99, 102, 105, 108, 111, 114, 117, 120})),
+      both("reduce_sum_middle_axis_padded_output",
+           ReduceTester()
+               .input_sizes({2, 3, 8})
+               .input_data(Values::iota(48))
+               .axes({1})
+               .output_strides({16, 16, 1})
+               .expect_output({27, 30, 33, 36, 39, 42, 45, 48,  //
+                               99, 102, 105, 108, 111, 114, 117, 120})),
       both("reduce_sum_fp16", ReduceTester()
                                   .type(F16)
                                   .input_sizes({2, 2})
@@ -211,12 +216,8 @@ std::vector<BothCase> named_cases() {
                                   .axes({1})
                                   .float_reduction()
                                   .expect_output({0.75, 3})),
-      both("reduce_sum_int32_negative", ReduceTester()
-                                            .type(I32)
-                                            .input_sizes({3})
-                                            .input_data({-5, 3, 7})
-                                            .axes({0})
-                                            .expect_output({5})),
+      both("reduce_sum_int32_negative",
+           ReduceTester().type(I32).input_sizes({3}).input_data({-5, 3, 7}).axes({0}).expect_output({5})),
       both("reduce_multiply", ReduceTester()
                                   .function(ReduceFunction::MULTIPLY)
                                   .input_sizes({3})
@@ -252,12 +253,9 @@ std::vector<BothCase> named_cases() {
                                                       .input_data({4, 9, 9, 4, 9, 9})
                                                       .axes({1})
                                                       .expect_output({1, 1})),
-      both("reduce_axis_out_of_range_rejected", ReduceTester()
-                                                    .input_sizes({2})
-                                                    .input_data({1, 2})
-                                                    .axes({1})
-                                                    .output_sizes({2})
-                                                    .expect_rejected("REDUCE.AXIS_RANGE")),
+      both("reduce_axis_out_of_range_rejected",
+           ReduceTester().input_sizes({2}).input_data({1, 2}).axes({1}).output_sizes({2}).expect_rejected(
+               "REDUCE.AXIS_RANGE")),
   };
 }
 
@@ -277,7 +275,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, OptimizedNamed, ::testing::ValuesIn(named_cases(
 
 // The shared conformance tables (hand-computed, next to the reference tests) on the optimized
 // backend. Float reductions may differ from the correctly rounded value by an ulp.
-template <class Tester> class OptimizedConformance : public ::testing::TestWithParam<NamedCase<Tester>> {
+template <class Tester>
+class OptimizedConformance : public ::testing::TestWithParam<NamedCase<Tester>> {
  protected:
   void check() { this->GetParam().tester.run(optimized_backend(), CheckPolicy{1}); }
 };
@@ -286,11 +285,21 @@ using OptimizedSlice1 = OptimizedConformance<Slice1Tester>;
 using OptimizedScatterNd = OptimizedConformance<ScatterNdTester>;
 using OptimizedReduce = OptimizedConformance<ReduceTester>;
 using OptimizedGatherElements = OptimizedConformance<GatherElementsTester>;
-TEST_P(OptimizedSlice, Case) { check(); }
-TEST_P(OptimizedSlice1, Case) { check(); }
-TEST_P(OptimizedScatterNd, Case) { check(); }
-TEST_P(OptimizedReduce, Case) { check(); }
-TEST_P(OptimizedGatherElements, Case) { check(); }
+TEST_P(OptimizedSlice, Case) {
+  check();
+}
+TEST_P(OptimizedSlice1, Case) {
+  check();
+}
+TEST_P(OptimizedScatterNd, Case) {
+  check();
+}
+TEST_P(OptimizedReduce, Case) {
+  check();
+}
+TEST_P(OptimizedGatherElements, Case) {
+  check();
+}
 INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice, ::testing::ValuesIn(slice_conformance_cases()),
                          case_name<SliceTester>);
 INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice1, ::testing::ValuesIn(slice1_conformance_cases()),
@@ -300,7 +309,8 @@ INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedScatterNd, ::testing::ValuesIn(sc
 INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedReduce, ::testing::ValuesIn(reduce_conformance_cases()),
                          case_name<ReduceTester>);
 INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedGatherElements,
-                         ::testing::ValuesIn(gather_elements_conformance_cases()), case_name<GatherElementsTester>);
+                         ::testing::ValuesIn(gather_elements_conformance_cases()),
+                         case_name<GatherElementsTester>);
 
 // ---- Random valid cases, shared by (b) and (c). ------------------------------------------------
 
@@ -318,7 +328,10 @@ class CaseMaker {
 
   uint32_t uniform(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
-  template <class T> const T& pick(const std::vector<T>& v) { return v[uniform(0, static_cast<uint32_t>(v.size() - 1))]; }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[uniform(0, static_cast<uint32_t>(v.size() - 1))];
+  }
 
   // Sizes of rank r with about `max_elements` elements at most.
   Sizes sizes(uint32_t rank, uint32_t max_elements) {
@@ -414,7 +427,8 @@ class CaseMaker {
   RandomCase gather_elements() {
     const uint32_t rank = uniform(1, 8);
     const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
-    const DataType it = pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
+    const DataType it =
+        pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
     GatherElementsDesc d;
     Sizes in = sizes(rank, 400);
     d.axis = uniform(0, rank - 1);
@@ -432,7 +446,8 @@ class CaseMaker {
   RandomCase scatter_nd() {
     const uint32_t rank = uniform(1, 8);
     const DataType t = pick(std::vector<DataType>(std::begin(kAllDataTypes), std::end(kAllDataTypes)));
-    const DataType it = pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
+    const DataType it =
+        pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32});
     ScatterNdDesc d;
     d.input_dimension_count = uniform(1, rank);
     const uint32_t k = uniform(1, d.input_dimension_count);
@@ -460,7 +475,8 @@ class CaseMaker {
     for (uint64_t tu = 0; tu < tuples; ++tu)
       for (uint32_t j = 0; j < k; ++j) {
         const uint32_t dim = in[rank - d.input_dimension_count + j];
-        const int64_t v = static_cast<int64_t>(uniform(0, dim - 1)) - (is_signed_integer(it) && chance(0.3) ? dim : 0);
+        const int64_t v =
+            static_cast<int64_t>(uniform(0, dim - 1)) - (is_signed_integer(it) && chance(0.3) ? dim : 0);
         from_double(it, static_cast<double>(v), c.data.indices.data() + (tu * k + j) * element_size(it));
       }
     return c;
@@ -471,7 +487,9 @@ class CaseMaker {
                     std::optional<DataType> only_type = std::nullopt) {
     const uint32_t rank = uniform(1, 8);
     ReduceDesc d;
-    d.function = only ? *only : pick(std::vector<ReduceFunction>(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions)));
+    d.function = only ? *only
+                      : pick(std::vector<ReduceFunction>(std::begin(kAllReduceFunctions),
+                                                         std::end(kAllReduceFunctions)));
     const auto s = support(OpKind::REDUCE, d.function, Role::INPUT, FeatureLevel::L5_0).value();
     const DataType t = only_type ? *only_type : pick(s.types);
     Sizes in = sizes(rank, max_elements);
@@ -487,7 +505,8 @@ class CaseMaker {
     Sizes out = in;
     for (uint32_t a : d.axes) out[a] = 1;
     const DataType ot = is_arg_function(d.function)
-                            ? pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64, DataType::UINT32})
+                            ? pick(std::vector<DataType>{DataType::INT64, DataType::INT32, DataType::UINT64,
+                                                         DataType::UINT32})
                             : t;
     d.input = tensor(t, in, true);
     d.output = tensor(ot, out, false);
@@ -497,19 +516,25 @@ class CaseMaker {
     // Exact-mode data (SPEC.md "Numbers"): small integers, signs and powers of two, so that any
     // summation order gives the same result; the functions whose result is not exact get a tolerance.
     switch (d.function) {
-      case ReduceFunction::MULTIPLY: c.data.input = data(t, count, uns ? std::vector<double>{1} : std::vector<double>{1, -1}); break;
+      case ReduceFunction::MULTIPLY:
+        c.data.input = data(t, count, uns ? std::vector<double>{1} : std::vector<double>{1, -1});
+        break;
       case ReduceFunction::LOG_SUM: c.data.input = data(t, count, {0.5, 1, 2, 3}), c.ulp = 1; break;
       case ReduceFunction::LOG_SUM_EXP: c.data.input = data(t, count, {-1, 0, 0.5, 1}), c.ulp = 1; break;
       case ReduceFunction::AVERAGE:
       case ReduceFunction::L2: c.data.input = data(t, count, {-2, -1, 0, 1, 2, 3}), c.ulp = 1; break;
       default:
-        c.data.input = data(t, count, uns ? std::vector<double>{0, 1, 2, 3, 7} : std::vector<double>{-3, -1, 0, 1, 2, 7, 0.5});
+        c.data.input =
+            data(t, count,
+                 uns ? std::vector<double>{0, 1, 2, 3, 7} : std::vector<double>{-3, -1, 0, 1, 2, 7, 0.5});
     }
     if (is_float(t) && !is_arg_function(d.function) && d.function != ReduceFunction::MAX &&
         d.function != ReduceFunction::MIN && d.function != ReduceFunction::MULTIPLY && chance(0.3)) {
       // Random reals: order matters, so this is the data the thread test needs.
       for (uint64_t i = 0; i < count; ++i)
-        from_double(t, std::uniform_real_distribution<double>(-4, 4)(rng_) + (d.function == ReduceFunction::LOG_SUM ? 5 : 0),
+        from_double(t,
+                    std::uniform_real_distribution<double>(-4, 4)(rng_) +
+                        (d.function == ReduceFunction::LOG_SUM ? 5 : 0),
                     c.data.input.data() + i * element_size(t));
       c.ulp = std::max<uint64_t>(c.ulp, 1);
     }
@@ -531,7 +556,8 @@ class CaseMaker {
 };
 
 // Elementwise comparison: bitwise, or for float outputs within `ulp` (±0 equal, NaN == NaN).
-::testing::AssertionResult outputs_match(DataType t, const Bytes& expected, const Bytes& actual, uint64_t ulp) {
+::testing::AssertionResult outputs_match(DataType t, const Bytes& expected, const Bytes& actual,
+                                         uint64_t ulp) {
   if (expected.size() != actual.size()) return ::testing::AssertionFailure() << "sizes differ";
   const size_t es = element_size(t);
   for (size_t i = 0; i * es < expected.size(); ++i) {
@@ -545,9 +571,9 @@ class CaseMaker {
       const double u = t == DataType::FLOAT16 ? 0x1p-10 : 0x1p-23;
       if (gap <= static_cast<double>(ulp) * u * scale) continue;
     }
-    return ::testing::AssertionFailure() << "element " << i << ": expected " << element_text(t, e) << ", got "
-                                         << element_text(t, a) << "\n  expected " << describe(t, expected)
-                                         << "\n  actual   " << describe(t, actual);
+    return ::testing::AssertionFailure()
+           << "element " << i << ": expected " << element_text(t, e) << ", got " << element_text(t, a)
+           << "\n  expected " << describe(t, expected) << "\n  actual   " << describe(t, actual);
   }
   return ::testing::AssertionSuccess();
 }
@@ -577,7 +603,8 @@ TEST(OptimizedDifferential, RandomValidCasesMatchTheReference) {
   for (int i = 0; i < 500; ++i) {
     const RandomCase c = maker.any();
     SCOPED_TRACE("case " + std::to_string(i) + ": " + describe(c));
-    ASSERT_EQ(validate(c.desc, c.level).case_class(), CaseClass::Valid) << "the generator made a non-valid case";
+    ASSERT_EQ(validate(c.desc, c.level).case_class(), CaseClass::Valid)
+        << "the generator made a non-valid case";
     const RunOutput ref = run_case(reference_backend(), c.desc, c.level, c.data);
     const RunOutput opt = run_case(optimized_backend(), c.desc, c.level, c.data);
     ASSERT_EQ(ref.exec.status, Status::Ok) << ref.exec.message;
@@ -610,7 +637,9 @@ struct ThreadCase {
   std::string name;
   std::function<RandomCase(CaseMaker&)> make;
 };
-void PrintTo(const ThreadCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const ThreadCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<ThreadCase> thread_cases() {
   std::vector<ThreadCase> cases = {
@@ -621,7 +650,8 @@ std::vector<ThreadCase> thread_cases() {
   };
   for (ReduceFunction f : kAllReduceFunctions)
     cases.push_back({"reduce_" + name(f), [f](CaseMaker& m) { return m.reduce(1 << 17, f); }});
-  cases.push_back({"reduce_SUM_fp16", [](CaseMaker& m) { return m.reduce(1 << 17, ReduceFunction::SUM, F16); }});
+  cases.push_back(
+      {"reduce_SUM_fp16", [](CaseMaker& m) { return m.reduce(1 << 17, ReduceFunction::SUM, F16); }});
   return cases;
 }
 

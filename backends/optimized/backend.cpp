@@ -46,9 +46,9 @@ class OptimizedBackend final : public Backend {
       const uint64_t have = is_input_role(role) ? b.of(role).size : b.output.size;
       const bool null = is_input_role(role) ? b.of(role).data == nullptr : b.output.data == nullptr;
       if (have < need || null)
-        return rejection(Status::InvalidArgument, "the " + std::string(dmlcert::name(role)) + " binding holds " +
-                                                      std::to_string(have) + " bytes, the tensor needs " +
-                                                      std::to_string(need));
+        return rejection(Status::InvalidArgument, "the " + std::string(dmlcert::name(role)) +
+                                                      " binding holds " + std::to_string(have) +
+                                                      " bytes, the tensor needs " + std::to_string(need));
     }
     // Outputs whose strides alias (class U) run on one thread: no two threads race on an element.
     std::optional<SerialScope> serial;
@@ -72,6 +72,8 @@ class OptimizedBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_backend() { return std::make_unique<OptimizedBackend>(); }
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<OptimizedBackend>();
+}
 
 }  // namespace dmlcert::optimized

@@ -20,7 +20,7 @@ inline constexpr int kMaxStreams = 3;
 struct Dim {
   uint64_t size = 1;
   std::array<int64_t, kMaxStreams> stride{};  // in elements of each stream's tensor
-  int kind = 0;  // dims of different kinds never merge (REDUCE: reduced vs kept)
+  int kind = 0;                               // dims of different kinds never merge (REDUCE: reduced vs kept)
 };
 
 struct LoopNest {
@@ -28,14 +28,14 @@ struct LoopNest {
   std::array<int64_t, kMaxStreams> base{};  // element offset of coordinate 0 in each stream
   std::vector<Dim> dims;                    // outermost first
 
-  uint64_t count() const;  // number of coordinates (product of sizes)
+  uint64_t count() const;        // number of coordinates (product of sizes)
   uint64_t outer_count() const;  // coordinates of every dim but the innermost
   const Dim& inner() const { return dims.back(); }
 };
 
 // Drops size-1 dimensions and merges each pair of neighbours (outer i, inner i+1) whose strides
-// have the same kind and satisfy stride[i] == stride[i+1] * size[i+1] in every stream. Keeps the order of dimensions,
-// so row-major coordinate order is preserved (REDUCE's ARG* indices rely on it). Always leaves at
+// have the same kind and satisfy stride[i] == stride[i+1] * size[i+1] in every stream. Keeps the order of
+// dimensions, so row-major coordinate order is preserved (REDUCE's ARG* indices rely on it). Always leaves at
 // least one dimension (size 1 when everything was dropped).
 void simplify(LoopNest& nest);
 
@@ -47,7 +47,8 @@ void canonicalize_for_copy(LoopNest& nest, int stream);
 // Walks the coordinates [begin, end) of the nest's outer dimensions (all but the innermost), in
 // row-major order, calling fn(offsets) with each stream's element offset of that coordinate's
 // innermost run start.
-template <class F> void for_each_outer(const LoopNest& nest, uint64_t begin, uint64_t end, F&& fn) {
+template <class F>
+void for_each_outer(const LoopNest& nest, uint64_t begin, uint64_t end, F&& fn) {
   const int outer_dims = static_cast<int>(nest.dims.size()) - 1;
   std::array<uint64_t, 16> coord{};
   std::array<int64_t, kMaxStreams> off = nest.base;
@@ -76,15 +77,18 @@ template <class F> void for_each_outer(const LoopNest& nest, uint64_t begin, uin
 // [first, first + n) of the innermost run whose start offsets are `offsets`. Long runs of a nest
 // with few runs are cut into chunks, so a single huge run still spreads over the threads.
 // `element_bytes` estimates the memory touched per coordinate (to keep small calls inline).
-template <class F> void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
+template <class F>
+void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
   const uint64_t inner = nest.inner().size;
   const uint64_t outer = nest.outer_count();
-  const uint64_t chunk_elems = std::max<uint64_t>(1, (uint64_t{256} << 10) / std::max<uint64_t>(1, element_bytes));
+  const uint64_t chunk_elems =
+      std::max<uint64_t>(1, (uint64_t{256} << 10) / std::max<uint64_t>(1, element_bytes));
   const uint64_t chunks = outer >= 64 ? 1 : (inner + chunk_elems - 1) / chunk_elems;
   const uint64_t per_chunk = (inner + chunks - 1) / chunks;
   parallel_for(outer * chunks, outer * inner * element_bytes, [&](uint64_t begin, uint64_t end) {
     if (chunks == 1) {
-      for_each_outer(nest, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) { fn(off, 0, inner); });
+      for_each_outer(nest, begin, end,
+                     [&](const std::array<int64_t, kMaxStreams>& off) { fn(off, 0, inner); });
       return;
     }
     // Items are (outer coordinate, chunk) pairs, chunk fastest.

@@ -10,13 +10,16 @@ namespace dmlcert::optimized {
 namespace {
 
 // Reverses a run 16 bytes at a time: load a block, reverse its elements in the register, store.
-template <class E> void reverse_run(E* out, const E* in, uint64_t n) {
+template <class E>
+void reverse_run(E* out, const E* in, uint64_t n) {
   constexpr int N = 16 / sizeof(E);
-  using Bits = std::conditional_t<sizeof(E) == 8, uint64_t,
-                                  std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
+  using Bits = std::conditional_t<
+      sizeof(E) == 8, uint64_t,
+      std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
   typedef Bits V __attribute__((vector_size(16)));
-  typedef std::conditional_t<sizeof(E) == 8, int64_t,
-                             std::conditional_t<sizeof(E) == 4, int32_t, std::conditional_t<sizeof(E) == 2, int16_t, int8_t>>>
+  typedef std::conditional_t<
+      sizeof(E) == 8, int64_t,
+      std::conditional_t<sizeof(E) == 4, int32_t, std::conditional_t<sizeof(E) == 2, int16_t, int8_t>>>
       Lane;
   typedef Lane M __attribute__((vector_size(16)));
   M mask;
@@ -31,8 +34,8 @@ template <class E> void reverse_run(E* out, const E* in, uint64_t n) {
   for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
 }
 
-template <class E> void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
-                                       uint64_t n) {
+template <class E>
+void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is, uint64_t n) {
   E* out = reinterpret_cast<E*>(out_bytes);
   const E* in = reinterpret_cast<const E*>(in_bytes);
   if (os == 1 && is == 1) {
@@ -64,11 +67,12 @@ void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t i
 void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
   const Dim& inner = nest.inner();
   const int64_t esz = static_cast<int64_t>(es);
-  for_each_run_parallel(nest, es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
-    const int64_t j = static_cast<int64_t>(first);
-    copy_run(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0], in + (off[1] + j * inner.stride[1]) * esz,
-             inner.stride[1], n, es);
-  });
+  for_each_run_parallel(nest, es,
+                        [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+                          const int64_t j = static_cast<int64_t>(first);
+                          copy_run(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0],
+                                   in + (off[1] + j * inner.stride[1]) * esz, inner.stride[1], n, es);
+                        });
 }
 
 }  // namespace dmlcert::optimized

@@ -16,12 +16,15 @@ namespace {
 
 constexpr uint64_t kColumnTile = 64;  // elements per column tile (see gather below)
 
-template <class I> I load_index(const std::byte* p) { return static_cast<I>(*reinterpret_cast<const typename unaligned<I>::type*>(p)); }
+template <class I>
+I load_index(const std::byte* p) {
+  return static_cast<I>(*reinterpret_cast<const typename unaligned<I>::type*>(p));
+}
 
 // The index of the first out-of-range element is not needed here (check_data names it on the
 // rejection path); only whether there is one.
-template <class I> bool all_indices_in_range(const TensorDesc& indices, const std::byte* data, uint64_t d,
-                                             bool allow_negative) {
+template <class I>
+bool all_indices_in_range(const TensorDesc& indices, const std::byte* data, uint64_t d, bool allow_negative) {
   const auto strides = effective_strides(indices);
   LoopNest nest;
   for (size_t i = 0; i < indices.sizes.size(); ++i)
@@ -29,20 +32,23 @@ template <class I> bool all_indices_in_range(const TensorDesc& indices, const st
   canonicalize_for_copy(nest, 0);
   const int64_t xs = nest.inner().stride[0];
   std::atomic<bool> bad{false};
-  for_each_run_parallel(nest, sizeof(I), [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
-    const std::byte* p = data + (off[0] + static_cast<int64_t>(first) * xs) * static_cast<int64_t>(sizeof(I));
-    bool ok = true;
-    for (uint64_t j = 0; j < n; ++j)
-      ok &= index_in_range(load_index<I>(p + static_cast<int64_t>(j) * xs * static_cast<int64_t>(sizeof(I))), d,
-                           allow_negative);
-    if (!ok) bad.store(true, std::memory_order_relaxed);
-  });
+  for_each_run_parallel(
+      nest, sizeof(I), [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+        const std::byte* p =
+            data + (off[0] + static_cast<int64_t>(first) * xs) * static_cast<int64_t>(sizeof(I));
+        bool ok = true;
+        for (uint64_t j = 0; j < n; ++j)
+          ok &= index_in_range(
+              load_index<I>(p + static_cast<int64_t>(j) * xs * static_cast<int64_t>(sizeof(I))), d,
+              allow_negative);
+        if (!ok) bad.store(true, std::memory_order_relaxed);
+      });
   return !bad.load();
 }
 
-template <class E, class I> void gather_run(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
-                                            const std::byte* idx_bytes, int64_t xs, int64_t axis_stride, uint64_t d,
-                                            uint64_t n) {
+template <class E, class I>
+void gather_run(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is,
+                const std::byte* idx_bytes, int64_t xs, int64_t axis_stride, uint64_t d, uint64_t n) {
   E* out = reinterpret_cast<E*>(out_bytes);
   const E* in = reinterpret_cast<const E*>(in_bytes);
   const auto* idx = reinterpret_cast<const typename unaligned<I>::type*>(idx_bytes);
@@ -53,16 +59,18 @@ template <class E, class I> void gather_run(std::byte* out_bytes, int64_t os, co
   }
 }
 
-template <class E, class I> void gather(const GatherElementsDesc& d, const Bindings& b) {
+template <class E, class I>
+void gather(const GatherElementsDesc& d, const Bindings& b) {
   const auto in_strides = effective_strides(d.input);
   const auto out_strides = effective_strides(d.output);
   const auto idx_strides = effective_strides(d.indices);
   LoopNest nest;
   nest.streams = 3;
   for (size_t i = 0; i < d.output.sizes.size(); ++i)
-    nest.dims.push_back(Dim{d.output.sizes[i],
-                            {static_cast<int64_t>(out_strides[i]), i == d.axis ? 0 : static_cast<int64_t>(in_strides[i]),
-                             static_cast<int64_t>(idx_strides[i])}});
+    nest.dims.push_back(
+        Dim{d.output.sizes[i],
+            {static_cast<int64_t>(out_strides[i]), i == d.axis ? 0 : static_cast<int64_t>(in_strides[i]),
+             static_cast<int64_t>(idx_strides[i])}});
   canonicalize_for_copy(nest, 0);
   const Dim inner = nest.inner();
   const int64_t axis_stride = static_cast<int64_t>(in_strides[d.axis]);
@@ -72,7 +80,8 @@ template <class E, class I> void gather(const GatherElementsDesc& d, const Bindi
     const int64_t j = static_cast<int64_t>(first);
     gather_run<E, I>(b.output.data + (off[0] + j * inner.stride[0]) * es, inner.stride[0],
                      b.input.data + (off[1] + j * inner.stride[1]) * es, inner.stride[1],
-                     b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2], axis_stride, axis_size, n);
+                     b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2], axis_stride,
+                     axis_size, n);
   };
   const uint64_t outer = nest.outer_count();
   if (inner.stride[1] != 0 && outer > 1 && inner.size >= 2 * kColumnTile) {
@@ -83,7 +92,8 @@ template <class E, class I> void gather(const GatherElementsDesc& d, const Bindi
     parallel_for(tiles, outer * inner.size * (2 * sizeof(E) + sizeof(I)), [&](uint64_t begin, uint64_t end) {
       for (uint64_t t = begin; t < end; ++t) {
         const uint64_t first = t * kColumnTile, n = std::min(kColumnTile, inner.size - first);
-        for_each_outer(nest, 0, outer, [&](const std::array<int64_t, kMaxStreams>& off) { run(off, first, n); });
+        for_each_outer(nest, 0, outer,
+                       [&](const std::array<int64_t, kMaxStreams>& off) { run(off, first, n); });
       }
     });
     return;
@@ -91,7 +101,8 @@ template <class E, class I> void gather(const GatherElementsDesc& d, const Bindi
   for_each_run_parallel(nest, 2 * sizeof(E) + sizeof(I), run);
 }
 
-template <class I> void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {
+template <class I>
+void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {
   switch (element_size(d.input.type)) {
     case 1: return gather<u8u, I>(d, b);
     case 2: return gather<u16u, I>(d, b);
@@ -108,10 +119,10 @@ ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, cons
   return dispatch_index(d.indices.type, [&](auto tag) -> ExecResult {
     using I = typename decltype(tag)::type;
     if (!all_indices_in_range<I>(d.indices, b.indices.data, axis_size, allow_negative))
-      return index_range_rejection(d, level, b, "GATHERELEMENTS.INDEX_RANGE",
-                                   "tensors.indices holds a value outside [" +
-                                       std::string(allow_negative ? "-" : "") + (allow_negative ? std::to_string(axis_size) : "0") +
-                                       ", " + std::to_string(axis_size) + ")");
+      return index_range_rejection(
+          d, level, b, "GATHERELEMENTS.INDEX_RANGE",
+          "tensors.indices holds a value outside [" + std::string(allow_negative ? "-" : "") +
+              (allow_negative ? std::to_string(axis_size) : "0") + ", " + std::to_string(axis_size) + ")");
     gather_by_element_size<I>(d, b);
     return {};
   });

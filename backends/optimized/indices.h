@@ -14,7 +14,8 @@ namespace dmlcert::optimized {
 
 // Calls f(type_tag<I>{}) for the four index types; other types are never valid index types (the
 // validator rejects them), and map to uint32_t so that no other instantiation is needed.
-template <class F> decltype(auto) dispatch_index(DataType t, F&& f) {
+template <class F>
+decltype(auto) dispatch_index(DataType t, F&& f) {
   switch (t) {
     case DataType::INT64: return f(type_tag<int64_t>{});
     case DataType::INT32: return f(type_tag<int32_t>{});
@@ -29,7 +30,8 @@ inline bool negative_indices_allowed(DataType index_type, FeatureLevel level) {
 }
 
 // Whether v is a legal index into a dimension of size d.
-template <class I> inline bool index_in_range(I v, uint64_t d, bool allow_negative) {
+template <class I>
+inline bool index_in_range(I v, uint64_t d, bool allow_negative) {
   if constexpr (std::is_signed_v<I>) {
     if (v < 0) return allow_negative && static_cast<uint64_t>(-(static_cast<int64_t>(v) + 1)) < d;
   }
@@ -37,7 +39,8 @@ template <class I> inline bool index_in_range(I v, uint64_t d, bool allow_negati
 }
 
 // The index in [0, d) for a value that passed index_in_range.
-template <class I> inline int64_t normalize_index(I v, uint64_t d) {
+template <class I>
+inline int64_t normalize_index(I v, uint64_t d) {
   if constexpr (std::is_signed_v<I>) {
     if (v < 0) return static_cast<int64_t>(v) + static_cast<int64_t>(d);
   }

@@ -24,7 +24,9 @@
 namespace dmlcert::optimized {
 
 // Scalar binary16 -> float, used for tails and on CPUs without F16C.
-inline float half_bits_to_float(uint16_t bits) { return static_cast<float>(Eigen::numext::bit_cast<half>(bits)); }
+inline float half_bits_to_float(uint16_t bits) {
+  return static_cast<float>(Eigen::numext::bit_cast<half>(bits));
+}
 
 namespace isa_baseline {
 #define DMLCERT_VEC_BYTES 16
@@ -45,8 +47,8 @@ namespace isa_avx2 {
 
 // Whether this CPU can run the isa_avx2 kernels.
 inline bool cpu_has_avx2_f16c() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                          __builtin_cpu_supports("f16c");
+  static const bool has =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
   return has;
 }
 

@@ -41,13 +41,13 @@ constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
 struct Plan {
   DataType in_type, out_type;
   size_t in_bytes, out_bytes;
-  uint64_t n = 1;           // elements per output (N)
-  uint64_t outputs = 1;     // output elements
-  bool column = false;      // which engine
-  LoopNest kept;            // streams {input, output}: the outputs the engine iterates (+ unit inner dim)
-  LoopNest reduced;         // stream {input}: all reduced dims in order (+ unit inner dim)
-  LoopNest run_outer;       // rows: reduced dims but the last (+ unit inner dim)
-  Dim run;                  // rows: the last reduced dim; columns: the innermost (kept) dim
+  uint64_t n = 1;        // elements per output (N)
+  uint64_t outputs = 1;  // output elements
+  bool column = false;   // which engine
+  LoopNest kept;         // streams {input, output}: the outputs the engine iterates (+ unit inner dim)
+  LoopNest reduced;      // stream {input}: all reduced dims in order (+ unit inner dim)
+  LoopNest run_outer;    // rows: reduced dims but the last (+ unit inner dim)
+  Dim run;               // rows: the last reduced dim; columns: the innermost (kept) dim
 };
 
 LoopNest with_unit_inner(std::vector<Dim> dims, int streams) {
@@ -71,9 +71,10 @@ Plan make_plan(const ReduceDesc& d) {
   nest.streams = 2;
   for (size_t i = 0; i < d.input.sizes.size(); ++i) {
     const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
-    nest.dims.push_back(Dim{d.input.sizes[i],
-                            {static_cast<int64_t>(in_strides[i]), reduced ? 0 : static_cast<int64_t>(out_strides[i]), 0},
-                            reduced ? kReduced : kKept});
+    nest.dims.push_back(
+        Dim{d.input.sizes[i],
+            {static_cast<int64_t>(in_strides[i]), reduced ? 0 : static_cast<int64_t>(out_strides[i]), 0},
+            reduced ? kReduced : kKept});
   }
   simplify(nest);
   std::vector<Dim> kept, reduced;
@@ -102,7 +103,8 @@ Plan make_plan(const ReduceDesc& d) {
 
 // --- Reducers: the state of a partial reduction and how states combine. -------------------------
 
-template <class Op> struct ValueReducer {
+template <class Op>
+struct ValueReducer {
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   using State = Acc;
@@ -120,16 +122,20 @@ template <class Op> struct ValueReducer {
     State at(size_t j) const { return a[j]; }
     void set(size_t j, State s) { a[j] = s; }
   };
-  template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
+  template <class K>
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template lanes<Op>(x, n, l.a);
   }
-  template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
+  template <class K>
+  static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
   }
-  template <class K> static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
+  template <class K>
+  static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
     return K::template lanes_f16<Op>(x, n, l.a);
   }
-  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
+  template <class K>
+  static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
     K::template columns_rows<Op>(x, n, c.a);
   }
   // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
@@ -143,7 +149,8 @@ template <class Op> struct ValueReducer {
   static State combine(State a, State b) { return Op::op(a, b); }
 };
 
-template <class T, class Cmp> struct ArgReducer {
+template <class T, class Cmp>
+struct ArgReducer {
   using In = T;
   struct State {
     T v;
@@ -171,20 +178,26 @@ template <class T, class Cmp> struct ArgReducer {
     State at(size_t j) const { return {v[j], i[j]}; }
     void set(size_t j, State s) { v[j] = s.v, i[j] = s.i; }
   };
-  template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t first) {
+  template <class K>
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t first) {
     K::template arg_lanes<Cmp, T>(x, n, l.v, l.i, first);
   }
-  template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t index) {
+  template <class K>
+  static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t index) {
     K::template arg_columns<Cmp, T>(x, n, c.v, c.i, index);
   }
-  template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
-  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
+  template <class K>
+  static bool add_run_f16(Lanes&, const u16u*, size_t) {
+    return false;
+  }
+  template <class K>
+  static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
     for (uint32_t r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, index + r);
   }
   // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
   // makes the combination independent of order.
   static State combine(State a, State b) {
-    return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i > a.i)) ? b : a;
+    return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i < a.i)) ? b : a;
   }
   static State fold(const Lanes& l) {
     State s{l.v[0], l.i[0]};
@@ -226,14 +239,20 @@ struct LogSumExpReducer {
     State at(size_t j) const { return c[j]; }
     void set(size_t j, State st) { c[j] = st; }
   };
-  template <class K> static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
+  template <class K>
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
     for (size_t i = 0; i < n; ++i) add(l.l[i % kLanes], x[i]);
   }
-  template <class K> static bool add_run_f16(Lanes&, const u16u*, size_t) { return false; }
-  template <class K> static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
+  template <class K>
+  static bool add_run_f16(Lanes&, const u16u*, size_t) {
+    return false;
+  }
+  template <class K>
+  static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     for (size_t j = 0; j < n; ++j) add(c.c[j], x[j]);
   }
-  template <class K> static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
+  template <class K>
+  static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
     for (int r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, 0);
   }
   static State fold(const Lanes& l) {
@@ -247,7 +266,8 @@ struct LogSumExpReducer {
 
 // --- The engines. ------------------------------------------------------------------------------
 
-template <class K, class R> struct Engine {
+template <class K, class R>
+struct Engine {
   using In = typename R::In;
   using State = typename R::State;
   const Plan& p;
@@ -287,7 +307,8 @@ template <class K, class R> struct Engine {
       const uint64_t p0 = q == q0 ? e0 - q * len : 0, p1 = q == q1 ? e1 - q * len : len;
       for (uint64_t pos = p0; pos < p1; pos += kSegment) {
         const size_t n = std::min<uint64_t>(kSegment, p1 - pos);
-        const std::byte* src = in + (in_base + off[0] + static_cast<int64_t>(pos) * s) * static_cast<int64_t>(p.in_bytes);
+        const std::byte* src =
+            in + (in_base + off[0] + static_cast<int64_t>(pos) * s) * static_cast<int64_t>(p.in_bytes);
         if (p.in_type == DataType::FLOAT16 && s == 1 &&
             R::template add_run_f16<K>(lanes, reinterpret_cast<const u16u*>(src), n))
           continue;
@@ -298,7 +319,8 @@ template <class K, class R> struct Engine {
     return R::fold(lanes);
   }
 
-  template <class Finish> void rows(Finish& finish) const {
+  template <class Finish>
+  void rows(Finish& finish) const {
     const uint64_t blocks = (p.n + kBlock - 1) / kBlock;
     const uint64_t bytes = p.n * p.outputs * p.in_bytes;
     const unsigned threads = pool().size();
@@ -318,9 +340,10 @@ template <class K, class R> struct Engine {
     parallel_for(p.outputs * blocks, bytes, [&](uint64_t begin, uint64_t end) {
       std::vector<In> buf(kSegment);
       for (uint64_t item = begin; item < end; ++item)
-        for_each_outer(p.kept, item / blocks, item / blocks + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
-          states[item] = block_state(off[0], item % blocks, buf.data());
-        });
+        for_each_outer(p.kept, item / blocks, item / blocks + 1,
+                       [&](const std::array<int64_t, kMaxStreams>& off) {
+                         states[item] = block_state(off[0], item % blocks, buf.data());
+                       });
     });
     uint64_t o = 0;
     for_each_outer(p.kept, 0, p.outputs, [&](const std::array<int64_t, kMaxStreams>& off) {
@@ -333,7 +356,8 @@ template <class K, class R> struct Engine {
 
   // Columns engine: the reduced coordinates are cut into fixed blocks of kColumnBlock; each block
   // accumulates a tile of outputs, and the blocks' tiles are folded in order.
-  template <class Finish> void columns(Finish& finish) const {
+  template <class Finish>
+  void columns(Finish& finish) const {
     const uint64_t width = p.run.size;
     const int64_t sj = p.run.stride[0], oj = p.run.stride[1];
     const uint64_t tiles = (width + kTile - 1) / kTile;
@@ -382,15 +406,16 @@ template <class K, class R> struct Engine {
         for (uint64_t item = begin; item < end; ++item) {
           const uint64_t j0 = (item % tiles) * kTile;
           const size_t n = std::min<uint64_t>(kTile, width - j0);
-          for_each_outer(p.kept, item / tiles, item / tiles + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
-            const int64_t base = off[0] + static_cast<int64_t>(j0) * sj;
-            block(*total, base, n, 0, buf.data());
-            for (uint64_t blk = 1; blk < blocks; ++blk) {
-              block(*part, base, n, blk, buf.data());
-              fold_into(*total, *part, n);
-            }
-            emit(*total, off, j0, n);
-          });
+          for_each_outer(p.kept, item / tiles, item / tiles + 1,
+                         [&](const std::array<int64_t, kMaxStreams>& off) {
+                           const int64_t base = off[0] + static_cast<int64_t>(j0) * sj;
+                           block(*total, base, n, 0, buf.data());
+                           for (uint64_t blk = 1; blk < blocks; ++blk) {
+                             block(*part, base, n, blk, buf.data());
+                             fold_into(*total, *part, n);
+                           }
+                           emit(*total, off, j0, n);
+                         });
         }
       });
       return;
@@ -403,9 +428,11 @@ template <class K, class R> struct Engine {
         const uint64_t tile_item = item / blocks;
         const uint64_t j0 = (tile_item % tiles) * kTile;
         const size_t n = std::min<uint64_t>(kTile, width - j0);
-        for_each_outer(p.kept, tile_item / tiles, tile_item / tiles + 1, [&](const std::array<int64_t, kMaxStreams>& off) {
-          block(parts[item], off[0] + static_cast<int64_t>(j0) * sj, n, item % blocks, buf.data());
-        });
+        for_each_outer(p.kept, tile_item / tiles, tile_item / tiles + 1,
+                       [&](const std::array<int64_t, kMaxStreams>& off) {
+                         block(parts[item], off[0] + static_cast<int64_t>(j0) * sj, n, item % blocks,
+                               buf.data());
+                       });
       }
     });
     for (uint64_t tile_item = 0; tile_item < outer * tiles; ++tile_item) {
@@ -418,7 +445,8 @@ template <class K, class R> struct Engine {
     }
   }
 
-  template <class Finish> void run(Finish&& finish) const {
+  template <class Finish>
+  void run(Finish&& finish) const {
     if (p.column)
       columns(finish);
     else
@@ -459,7 +487,8 @@ void store_float(DataType t, double v, std::byte* dst) {
     store(dst, static_cast<float>(v));
 }
 
-template <class K, class Op> void run_float_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
+template <class K, class Op>
+void run_float_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
   Engine<K, ValueReducer<Op>> e{p, b.input.data, b.output.data};
   const double n = static_cast<double>(p.n);
   e.run([&](typename Op::Acc acc, int64_t, std::byte* dst) {
@@ -475,7 +504,8 @@ template <class K, class Op> void run_float_sum(const Plan& p, ReduceFunction f,
   });
 }
 
-template <class K> void run_log_sum_exp(const Plan& p, const Bindings& b) {
+template <class K>
+void run_log_sum_exp(const Plan& p, const Bindings& b) {
   Engine<K, LogSumExpReducer> e{p, b.input.data, b.output.data};
   e.run([&](LogSumExpReducer::State st, int64_t, std::byte* dst) {
     // All -inf (exp sums to 0): log(0) = -inf. NaN data (class U) propagates.
@@ -484,16 +514,19 @@ template <class K> void run_log_sum_exp(const Plan& p, const Bindings& b) {
   });
 }
 
-template <class K, class Op> void run_int_sum(const Plan& p, const Bindings& b) {
+template <class K, class Op>
+void run_int_sum(const Plan& p, const Bindings& b) {
   Engine<K, ValueReducer<Op>> e{p, b.input.data, b.output.data};
-  e.run([&](typename Op::Acc acc, int64_t, std::byte* dst) { store(dst, static_cast<typename Op::In>(acc)); });
+  e.run(
+      [&](typename Op::Acc acc, int64_t, std::byte* dst) { store(dst, static_cast<typename Op::In>(acc)); });
 }
 
 // MIN / MAX return the bits of the selected element. The lanes compare values, which leaves two
 // cases open: a zero result (+0 and -0 compare equal; the first one in index order wins, as in
 // the reference) and the identity (no element beat -inf/+inf: the group is all -inf/+inf, or all
 // NaN, class U REDUCE.NONFINITE, where the first element is returned). Both rescan the group.
-template <class K, class Op> void run_min_max(const Plan& p, const Bindings& b) {
+template <class K, class Op>
+void run_min_max(const Plan& p, const Bindings& b) {
   using In = typename Op::In;
   Engine<K, ValueReducer<Op>> e{p, b.input.data, b.output.data};
   const size_t bytes = p.in_bytes;
@@ -514,7 +547,8 @@ template <class K, class Op> void run_min_max(const Plan& p, const Bindings& b) 
   });
 }
 
-template <class K, class T, class Cmp> void run_arg(const Plan& p, const Bindings& b) {
+template <class K, class T, class Cmp>
+void run_arg(const Plan& p, const Bindings& b) {
   using R = ArgReducer<T, Cmp>;
   Engine<K, R> e{p, b.input.data, b.output.data};
   e.run([&](typename R::State s, int64_t in_base, std::byte* dst) {
@@ -534,7 +568,8 @@ template <class K, class T, class Cmp> void run_arg(const Plan& p, const Binding
 }
 
 // Sums accumulate in double for FLOAT32 data and in float for FLOAT16 data (reduce_ops.h).
-template <class K, class A> bool run_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
+template <class K, class A>
+bool run_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
   switch (f) {
     case ReduceFunction::SUM:
     case ReduceFunction::AVERAGE:
@@ -546,7 +581,8 @@ template <class K, class A> bool run_sum(const Plan& p, ReduceFunction f, const 
   }
 }
 
-template <class K> bool run_float(const Plan& p, ReduceFunction f, const Bindings& b) {
+template <class K>
+bool run_float(const Plan& p, ReduceFunction f, const Bindings& b) {
   switch (f) {
     case ReduceFunction::SUM:
     case ReduceFunction::AVERAGE:
@@ -565,7 +601,8 @@ template <class K> bool run_float(const Plan& p, ReduceFunction f, const Binding
   return false;
 }
 
-template <class K, class T> bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
+template <class K, class T>
+bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
   constexpr bool wide = sizeof(T) >= 4;  // integer sums exist for 32- and 64-bit types only
   switch (f) {
     case ReduceFunction::MAX: run_min_max<K, ops::MaxV<T>>(p, b); return true;
@@ -586,7 +623,8 @@ template <class K, class T> bool run_integer(const Plan& p, ReduceFunction f, co
   return false;
 }
 
-template <class K> bool run(const Plan& p, ReduceFunction f, const Bindings& b) {
+template <class K>
+bool run(const Plan& p, ReduceFunction f, const Bindings& b) {
   return dispatch(p.in_type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>)
@@ -613,7 +651,8 @@ ExecResult reduce(const ReduceDesc& d, const Bindings& b) {
                                       : run<isa_baseline::Kernels>(plan, d.function, b);
   if (!ok) {
     r.status = Status::Unsupported;
-    r.message = "REDUCE " + name(d.function) + " on " + std::string(name(d.input.type)) + " is not implemented";
+    r.message =
+        "REDUCE " + name(d.function) + " on " + std::string(name(d.input.type)) + " is not implemented";
   }
   return r;
 }

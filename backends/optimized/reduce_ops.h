@@ -22,22 +22,37 @@ namespace dmlcert::optimized::ops {
 // and its square are exact in float, and converting to double on top would make the kernel
 // compute-bound. With 16 lanes and fixed blocks no element passes through more than N-1
 // roundings, so the bound holds.
-template <class A> struct Sum {
+template <class A>
+struct Sum {
   using In = float;
   using Acc = A;
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d; }
-  template <class V> static DMLCERT_INLINE V op(V a, V b) { return a + b; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA d, V) {
+    return d;
+  }
+  template <class V>
+  static DMLCERT_INLINE V op(V a, V b) {
+    return a + b;
+  }
 };
-template <class A> struct AbsSum : Sum<A> {
+template <class A>
+struct AbsSum : Sum<A> {
   static DMLCERT_INLINE A map(float x) { return __builtin_fabs(static_cast<A>(x)); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d < 0 ? -d : d; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA d, V) {
+    return d < 0 ? -d : d;
+  }
 };
-template <class A> struct SquareSum : Sum<A> {
+template <class A>
+struct SquareSum : Sum<A> {
   static DMLCERT_INLINE A map(float x) { return static_cast<A>(x) * static_cast<A>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA d, V) { return d * d; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA d, V) {
+    return d * d;
+  }
 };
 using SumD = Sum<double>;
 using AbsSumD = AbsSum<double>;
@@ -45,42 +60,65 @@ using SquareSumD = SquareSum<double>;
 
 struct ProductD : SumD {
   static DMLCERT_INLINE Acc identity() { return 1.0; }
-  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a * b; }
+  template <class A>
+  static DMLCERT_INLINE A op(A a, A b) {
+    return a * b;
+  }
 };
 
 // Integer SUM, L1, SUM_SQUARE and MULTIPLY wrap in the unsigned type of the same width. Valid
 // data keeps every partial result in range (REDUCE.INT_OVERFLOW), so the result modulo 2^bits is
 // the exact result, in any order.
-template <class T> struct SumW {
+template <class T>
+struct SumW {
   using In = T;
   using Acc = std::make_unsigned_t<T>;
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
   static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V) { return u; }
-  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a + b; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA u, V) {
+    return u;
+  }
+  template <class A>
+  static DMLCERT_INLINE A op(A a, A b) {
+    return a + b;
+  }
 };
-template <class T> struct AbsSumW : SumW<T> {
+template <class T>
+struct AbsSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return x < 0 ? Acc(0) - static_cast<Acc>(x) : static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V x) { return x < 0 ? VA{} - u : u; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA u, V x) {
+    return x < 0 ? VA{} - u : u;
+  }
 };
-template <class T> struct SquareSumW : SumW<T> {
+template <class T>
+struct SquareSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc map(T x) { return static_cast<Acc>(x) * static_cast<Acc>(x); }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA u, V) { return u * u; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA u, V) {
+    return u * u;
+  }
 };
-template <class T> struct ProductW : SumW<T> {
+template <class T>
+struct ProductW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
   static DMLCERT_INLINE Acc identity() { return 1; }
-  template <class A> static DMLCERT_INLINE A op(A a, A b) { return a * b; }
+  template <class A>
+  static DMLCERT_INLINE A op(A a, A b) {
+    return a * b;
+  }
 };
 
 // MAX and MIN keep the accumulator on ties and ignore NaN (a comparison with NaN is false). The
 // identity is -inf / +inf (lowest / highest for integers); reduce.cpp fixes up the results where
 // the value alone is not enough: a zero (which of +0 and -0 came first) and an identity result
 // (all NaN).
-template <class T> struct MaxV {
+template <class T>
+struct MaxV {
   using In = T;
   using Acc = T;
   static constexpr bool kVector = true;
@@ -89,24 +127,40 @@ template <class T> struct MaxV {
     return std::numeric_limits<T>::lowest();
   }
   static DMLCERT_INLINE Acc map(In x) { return x; }
-  template <class VA, class V> static DMLCERT_INLINE VA vmap(VA x, V) { return x; }
-  template <class A> static DMLCERT_INLINE A op(A a, A x) { return x > a ? x : a; }
+  template <class VA, class V>
+  static DMLCERT_INLINE VA vmap(VA x, V) {
+    return x;
+  }
+  template <class A>
+  static DMLCERT_INLINE A op(A a, A x) {
+    return x > a ? x : a;
+  }
 };
-template <class T> struct MinV : MaxV<T> {
+template <class T>
+struct MinV : MaxV<T> {
   static DMLCERT_INLINE T identity() {
     if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
     return std::numeric_limits<T>::max();
   }
-  template <class A> static DMLCERT_INLINE A op(A a, A x) { return x < a ? x : a; }
+  template <class A>
+  static DMLCERT_INLINE A op(A a, A x) {
+    return x < a ? x : a;
+  }
 };
 
 // ARGMAX / ARGMIN: whether x beats the current best (strictly: the first index wins ties). For
 // vectors, the lane mask.
 struct Greater {
-  template <class T> static DMLCERT_INLINE auto better(T x, T best) { return x > best; }
+  template <class T>
+  static DMLCERT_INLINE auto better(T x, T best) {
+    return x > best;
+  }
 };
 struct Less {
-  template <class T> static DMLCERT_INLINE auto better(T x, T best) { return x < best; }
+  template <class T>
+  static DMLCERT_INLINE auto better(T x, T best) {
+    return x < best;
+  }
 };
 
 }  // namespace dmlcert::optimized::ops

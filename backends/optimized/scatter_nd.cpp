@@ -20,7 +20,8 @@ namespace {
 // appended so that for_each_outer visits every coordinate of those dims.
 LoopNest tuple_nest(const Sizes& sizes, const std::vector<uint64_t>& strides, size_t first, size_t last) {
   LoopNest nest;
-  for (size_t i = first; i < last; ++i) nest.dims.push_back(Dim{sizes[i], {static_cast<int64_t>(strides[i]), 0, 0}});
+  for (size_t i = first; i < last; ++i)
+    nest.dims.push_back(Dim{sizes[i], {static_cast<int64_t>(strides[i]), 0, 0}});
   nest.dims.push_back(Dim{});
   return nest;
 }
@@ -29,7 +30,8 @@ LoopNest tuple_nest(const Sizes& sizes, const std::vector<uint64_t>& strides, si
 std::vector<int64_t> offsets_of(const LoopNest& nest) {
   std::vector<int64_t> out;
   out.reserve(nest.outer_count());
-  for_each_outer(nest, 0, nest.outer_count(), [&](const std::array<int64_t, kMaxStreams>& off) { out.push_back(off[0]); });
+  for_each_outer(nest, 0, nest.outer_count(),
+                 [&](const std::array<int64_t, kMaxStreams>& off) { out.push_back(off[0]); });
   return out;
 }
 
@@ -58,7 +60,8 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
 
   // Pass 1: output offsets of the tuples.
   const std::vector<int64_t> idx_off = offsets_of(tuple_nest(d.indices.sizes, idx_strides, 0, rank - 1));
-  const std::vector<int64_t> upd_off = offsets_of(tuple_nest(d.updates.sizes, upd_strides, 0, rank - block_dims));
+  const std::vector<int64_t> upd_off =
+      offsets_of(tuple_nest(d.updates.sizes, upd_strides, 0, rank - block_dims));
   const uint64_t tuples = idx_off.size();
   if (upd_off.size() != tuples) {  // the validator's SCATTERND.UPDATES_SHAPE rules this out
     ExecResult r;
@@ -77,7 +80,8 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
       for (uint64_t t = begin; t < end; ++t) {
         int64_t off = 0;
         for (size_t j = 0; j < k; ++j) {
-          const I v = load<I>(b.indices.data + (idx_off[t] + static_cast<int64_t>(j) * last_stride) * sizeof(I));
+          const I v =
+              load<I>(b.indices.data + (idx_off[t] + static_cast<int64_t>(j) * last_stride) * sizeof(I));
           const uint64_t dim = d.input.sizes[first_tuple_dim + j];
           if (!index_in_range(v, dim, allow_negative)) {
             ok = false;
@@ -91,15 +95,16 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
     });
   });
   if (bad.load())
-    return index_range_rejection(d, level, b, "SCATTERND.INDEX_RANGE", "tensors.indices holds an out-of-range index");
+    return index_range_rejection(d, level, b, "SCATTERND.INDEX_RANGE",
+                                 "tensors.indices holds an out-of-range index");
 
   // Pass 2: output = input.
   {
     LoopNest copy;
     copy.streams = 2;
     for (size_t i = 0; i < rank; ++i)
-      copy.dims.push_back(
-          Dim{d.input.sizes[i], {static_cast<int64_t>(out_strides[i]), static_cast<int64_t>(in_strides[i]), 0}});
+      copy.dims.push_back(Dim{
+          d.input.sizes[i], {static_cast<int64_t>(out_strides[i]), static_cast<int64_t>(in_strides[i]), 0}});
     canonicalize_for_copy(copy, 0);
     strided_copy(copy, es, b.output.data, b.input.data);
   }
@@ -108,15 +113,17 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
   LoopNest block;
   block.streams = 2;
   for (size_t i = first_block_dim; i < rank; ++i)
-    block.dims.push_back(Dim{d.input.sizes[i],
-                             {static_cast<int64_t>(out_strides[i]),
-                              static_cast<int64_t>(upd_strides[rank - block_dims + (i - first_block_dim)]), 0}});
+    block.dims.push_back(
+        Dim{d.input.sizes[i],
+            {static_cast<int64_t>(out_strides[i]),
+             static_cast<int64_t>(upd_strides[rank - block_dims + (i - first_block_dim)]), 0}});
   canonicalize_for_copy(block, 0);
   const Dim inner = block.inner();
   const uint64_t block_elems = block.count();
   const uint64_t bytes = tuples * block_elems * es * 2;
   const unsigned threads = pool().size();
-  auto copy_block_runs = [&](uint64_t t, const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+  auto copy_block_runs = [&](uint64_t t, const std::array<int64_t, kMaxStreams>& off, uint64_t first,
+                             uint64_t n) {
     const int64_t j = static_cast<int64_t>(first);
     copy_run(b.output.data + (out_off[t] + off[0] + j * inner.stride[0]) * esz, inner.stride[0],
              b.updates.data + (upd_off[t] + off[1] + j * inner.stride[1]) * esz, inner.stride[1], n, es);
@@ -136,9 +143,10 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
   } else {
     // Few, large blocks: split each block's elements over the threads; each thread applies every
     // tuple, in order, to its part.
-    for_each_run_parallel(block, 2 * es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
-      for (uint64_t t = 0; t < tuples; ++t) copy_block_runs(t, off, first, n);
-    });
+    for_each_run_parallel(block, 2 * es,
+                          [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+                            for (uint64_t t = 0; t < tuples; ++t) copy_block_runs(t, off, first, n);
+                          });
   }
   return {};
 }

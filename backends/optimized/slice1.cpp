@@ -17,7 +17,8 @@ ExecResult slice1(const Slice1Desc& d, const Bindings& b) {
                           (step < 0 ? static_cast<int64_t>(d.input_window_sizes[i]) - 1 : 0);
     nest.base[1] += start * static_cast<int64_t>(in_strides[i]);
     nest.dims.push_back(
-        Dim{d.output.sizes[i], {static_cast<int64_t>(out_strides[i]), static_cast<int64_t>(in_strides[i]) * step, 0}});
+        Dim{d.output.sizes[i],
+            {static_cast<int64_t>(out_strides[i]), static_cast<int64_t>(in_strides[i]) * step, 0}});
   }
   canonicalize_for_copy(nest, 0);
   strided_copy(nest, element_size(d.input.type), b.output.data, b.input.data);

@@ -70,9 +70,15 @@ thread_local bool serial_scope_active = false;
 
 }  // namespace
 
-SerialScope::SerialScope() : previous_(serial_scope_active) { serial_scope_active = true; }
-SerialScope::~SerialScope() { serial_scope_active = previous_; }
-bool SerialScope::active() { return serial_scope_active; }
+SerialScope::SerialScope() : previous_(serial_scope_active) {
+  serial_scope_active = true;
+}
+SerialScope::~SerialScope() {
+  serial_scope_active = previous_;
+}
+bool SerialScope::active() {
+  return serial_scope_active;
+}
 
 namespace {
 
@@ -105,6 +111,8 @@ void set_thread_count(unsigned threads) {
   pool_slot() = std::make_unique<ThreadPool>(threads == 0 ? default_thread_count() : threads);
 }
 
-unsigned thread_count() { return pool().size(); }
+unsigned thread_count() {
+  return pool().size();
+}
 
 }  // namespace dmlcert::optimized

@@ -27,7 +27,8 @@ class ThreadPool {
   // need results independent of the thread count must make each item's result independent of
   // which range it lands in. A call made while the pool is busy (another thread is using it,
   // or from inside fn) runs inline, so the pool can never deadlock on itself.
-  template <class F> void parallel_for(uint64_t n, F&& fn) {
+  template <class F>
+  void parallel_for(uint64_t n, F&& fn) {
     using Fn = std::remove_reference_t<F>;
     auto thunk = [](void* ctx, uint64_t b, uint64_t e) { (*static_cast<Fn*>(ctx))(b, e); };
     run(n, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
@@ -73,7 +74,8 @@ ThreadPool& pool();
 // Runs fn(begin, end) over [0, n) on the pool, or inline when the work is small (`bytes` is the
 // memory the loop touches; below a threshold threads cost more than they save) or a SerialScope
 // is active.
-template <class F> void parallel_for(uint64_t n, uint64_t bytes, F&& fn) {
+template <class F>
+void parallel_for(uint64_t n, uint64_t bytes, F&& fn) {
   constexpr uint64_t kMinParallelBytes = uint64_t{1} << 16;
   if (n <= 1 || bytes < kMinParallelBytes || SerialScope::active()) {
     if (n > 0) fn(uint64_t{0}, n);

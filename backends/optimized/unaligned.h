@@ -7,12 +7,14 @@
 
 namespace dmlcert::optimized {
 
-template <class T> struct unaligned;
+template <class T>
+struct unaligned;
 
-#define DMLCERT_UNALIGNED(T, NAME)                         \
-  typedef T NAME __attribute__((aligned(1), may_alias));   \
-  template <> struct unaligned<T> {                        \
-    using type = NAME;                                     \
+#define DMLCERT_UNALIGNED(T, NAME)                       \
+  typedef T NAME __attribute__((aligned(1), may_alias)); \
+  template <>                                            \
+  struct unaligned<T> {                                  \
+    using type = NAME;                                   \
   };
 
 DMLCERT_UNALIGNED(uint8_t, u8u)
@@ -28,6 +30,7 @@ DMLCERT_UNALIGNED(double, f64u)
 
 #undef DMLCERT_UNALIGNED
 
-template <class T> using unaligned_t = typename unaligned<T>::type;
+template <class T>
+using unaligned_t = typename unaligned<T>::type;
 
 }  // namespace dmlcert::optimized

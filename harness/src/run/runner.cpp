@@ -72,10 +72,12 @@ std::optional<Outcome> fault_outcome(Fault f) {
   return Outcome::Failed;
 }
 
-CaseReport finish(CaseReport r, Outcome o, std::string detail) {
+// Takes the report by reference so that `detail` may be built from it: the report is only
+// moved out once every argument has been evaluated.
+CaseReport finish(CaseReport& r, Outcome o, std::string detail) {
   r.outcome = o;
   r.detail = std::move(detail);
-  return r;
+  return std::move(r);
 }
 
 std::optional<Bytes> reference_output(const Case& c, Backend& reference, const RunOptions& options,
@@ -96,11 +98,11 @@ CaseReport judge_invalid(CaseReport r, const Case& c, const std::vector<Violatio
                          const CaseBuffers& buffers, bool reports_rules) {
   const std::string broken = rule_list(findings);
   if (r.exec.status != Status::InvalidArgument)
-    return finish(std::move(r), Outcome::Failed,
+    return finish(r, Outcome::Failed,
                   "invalid case (" + broken + ") got status " + std::string(name(r.exec.status)) +
                       " instead of invalid-argument");
   if (!buffers.output_untouched())
-    return finish(std::move(r), Outcome::Failed,
+    return finish(r, Outcome::Failed,
                   "invalid case (" + broken + ") was rejected but output bytes were written");
   if (reports_rules) {
     // The case names the rules it breaks; without names, any rule the validator found counts.
@@ -114,33 +116,32 @@ CaseReport judge_invalid(CaseReport r, const Case& c, const std::vector<Violatio
       std::string want;
       for (const std::string& w : wanted) want += (want.empty() ? "" : ", ") + w;
       const std::string got = r.exec.violations.empty() ? "none" : rule_list(r.exec.violations);
-      return finish(std::move(r), Outcome::Failed,
+      return finish(r, Outcome::Failed,
                     "rejected, but reported rules [" + got + "] name none of [" + want + "]");
     }
   }
-  return finish(std::move(r), Outcome::Passed, "");
+  return finish(r, Outcome::Passed, "");
 }
 
 CaseReport judge_unspecified(CaseReport r, const Case& c, const RunOptions& options) {
   if (r.exec.status == Status::InvalidArgument || r.exec.status == Status::Unsupported)
-    return finish(std::move(r), Outcome::Passed, "");
+    return finish(r, Outcome::Passed, "");
   if (r.exec.status != Status::Ok)
-    return finish(std::move(r), Outcome::Failed,
+    return finish(r, Outcome::Failed,
                   "unspecified case got status " + std::string(name(r.exec.status)) + ": " + r.exec.message);
   std::vector<Bytes> admissible = reference::admissible_outputs(c.op, c.level, c.data);
-  if (admissible.empty()) return finish(std::move(r), Outcome::Passed, "");
+  if (admissible.empty()) return finish(r, Outcome::Passed, "");
   Expectation e = expectation_for(c, admissible.front(), options.profile);
   e.candidates = std::move(admissible);
   const CompareResult cmp = compare(*tensor(c.op, Role::OUTPUT), e, *r.output);
-  if (!cmp.ok)
-    return finish(std::move(r), Outcome::Failed, "executed to an inadmissible result: " + cmp.summary());
-  return finish(std::move(r), Outcome::Passed, "");
+  if (!cmp.ok) return finish(r, Outcome::Failed, "executed to an inadmissible result: " + cmp.summary());
+  return finish(r, Outcome::Passed, "");
 }
 
 CaseReport judge_valid(CaseReport r, const Case& c, Backend& under_test, Backend& reference,
                        const RunOptions& options) {
   if (r.exec.status != Status::Ok)
-    return finish(std::move(r), Outcome::Failed,
+    return finish(r, Outcome::Failed,
                   "valid case got status " + std::string(name(r.exec.status)) +
                       (r.exec.message.empty() ? "" : ": " + r.exec.message) +
                       (r.exec.violations.empty() ? "" : " [" + first_message(r.exec.violations) + "]"));
@@ -150,20 +151,20 @@ CaseReport judge_valid(CaseReport r, const Case& c, Backend& under_test, Backend
   std::optional<Bytes> expected = c.expected_output;
   if (!expected || !testing_reference) {
     std::optional<Bytes> ref = reference_output(c, reference, options, &why);
-    if (!ref) return finish(std::move(r), Outcome::Mistrusted, why);
+    if (!ref) return finish(r, Outcome::Mistrusted, why);
     if (expected) {
       // A case file's expected output is only as good as its agreement with the reference.
       const CompareResult agree = compare(out, expectation_for(c, *expected, options.profile), *ref);
       if (!agree.ok)
-        return finish(std::move(r), Outcome::Mistrusted,
+        return finish(r, Outcome::Mistrusted,
                       "the reference backend disagrees with the case's expected_output: " + agree.summary());
     } else {
       expected = std::move(ref);
     }
   }
   const CompareResult cmp = compare(out, expectation_for(c, *expected, options.profile), *r.output);
-  if (!cmp.ok) return finish(std::move(r), Outcome::Failed, "wrong output: " + cmp.summary());
-  return finish(std::move(r), Outcome::Passed, "");
+  if (!cmp.ok) return finish(r, Outcome::Failed, "wrong output: " + cmp.summary());
+  return finish(r, Outcome::Passed, "");
 }
 
 }  // namespace
@@ -181,12 +182,12 @@ CaseReport Runner::run(const Case& c) {
     std::string detail = "the case file expects " + std::string(name(c.expect)) +
                          " but the validator classifies it " + std::string(name(cls.case_class));
     if (!cls.findings.empty()) detail += " (" + rule_list(cls.findings) + ")";
-    return finish(std::move(report), Outcome::Mistrusted, detail);
+    return finish(report, Outcome::Mistrusted, detail);
   }
 
   // (2) What the backend does not claim is not held against it.
   if (c.level > under_test_.max_feature_level())
-    return finish(std::move(report), Outcome::Skipped,
+    return finish(report, Outcome::Skipped,
                   "feature level " + std::string(name(c.level)) + " is above the backend's maximum " +
                       std::string(name(under_test_.max_feature_level())));
   const OpKind op = op_kind(c.op);
@@ -194,22 +195,21 @@ CaseReport Runner::run(const Case& c) {
   if (cls.case_class == CaseClass::Valid && !under_test_.implements(op, reduce_function(c.op), main_type)) {
     std::string cell = std::string(name(op));
     if (auto f = reduce_function(c.op)) cell += " " + name(*f);
-    return finish(std::move(report), Outcome::Unimplemented,
+    return finish(report, Outcome::Unimplemented,
                   "the backend does not implement " + cell + " on " + std::string(name(main_type)));
   }
 
   // (3) Memory, (4) the call.
   std::string why;
   auto buffers = allocate_case_buffers(c, cls.case_class, options_.max_buffer_bytes, &why);
-  if (!buffers) return finish(std::move(report), Outcome::Skipped, why);
+  if (!buffers) return finish(report, Outcome::Skipped, why);
   report.exec = execute_guarded(under_test_, c, *buffers);
   const ExecResult& exec = report.exec;
   if (auto o = fault_outcome(exec.fault))
     return finish(
-        std::move(report), *o,
+        report, *o,
         "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
-  if (!buffers->inputs_intact())
-    return finish(std::move(report), Outcome::Oob, "the backend wrote to an input buffer");
+  if (!buffers->inputs_intact()) return finish(report, Outcome::Oob, "the backend wrote to an input buffer");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) report.output = buffers->output();
 
   // (5) The verdict.
