@@ -53,7 +53,7 @@ Coord coord_of(uint64_t index, const Sizes& sizes) {
 }
 
 bool element_matches(DataType t, const std::byte* expected, const std::byte* actual, double bound,
-                     const Expectation& e) {
+                     const Range* range, const Expectation& e) {
   const size_t es = element_size(t);
   if (std::memcmp(expected, actual, es) == 0) return true;
   const double want = to_double(t, expected), got = to_double(t, actual);
@@ -61,6 +61,7 @@ bool element_matches(DataType t, const std::byte* expected, const std::byte* act
     if (e.nan_equal && std::isnan(want) && std::isnan(got)) return true;
     if (e.zero_signs_equal && want == 0 && got == 0) return true;
   }
+  if (range) return got >= range->lo && got <= range->hi;
   if (bound <= 0 || std::isnan(got) || std::isnan(want)) return false;
   if (std::isinf(bound)) return true;  // the data does not determine this element
   return std::isfinite(want) && std::isfinite(got) && std::fabs(got - want) <= bound;
@@ -94,7 +95,11 @@ std::string CompareResult::summary() const {
       s += std::to_string(m.coord[j]);
     }
     s += "]: expected " + m.expected + ", got " + m.actual;
-    if (m.bound > 0) {
+    if (m.range) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " (admissible [%.9g, %.9g])", m.range->lo, m.range->hi);
+      s += buf;
+    } else if (m.bound > 0) {
       char buf[48];
       std::snprintf(buf, sizeof buf, " (bound %.3g)", m.bound);
       s += buf;
@@ -111,11 +116,13 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
   r.compared = count;
   for (uint64_t i = 0; i < count; ++i) {
     const double bound = i < expected.bounds.size() ? expected.bounds[i] : 0;
+    const Range* range =
+        i < expected.ranges.size() && expected.ranges[i].known() ? &expected.ranges[i] : nullptr;
     const bool present = (i + 1) * es <= actual.size();
     bool ok = false;
     for (const Bytes& candidate : expected.candidates) {
       if (present && (i + 1) * es <= candidate.size() &&
-          element_matches(output.type, candidate.data() + i * es, actual.data() + i * es, bound, expected)) {
+          element_matches(output.type, candidate.data() + i * es, actual.data() + i * es, bound, range, expected)) {
         ok = true;
         break;
       }
@@ -126,6 +133,7 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     Mismatch m{i, coord_of(i, output.sizes),
                describe(output.type, expected.candidates.front().data() + i * es),
                present ? describe(output.type, actual.data() + i * es) : "nothing", bound};
+    if (range) m.range = *range;
     if (expected.candidates.size() > 1)
       m.expected =
           "one of " + std::to_string(expected.candidates.size()) + " admissible values, e.g. " + m.expected;
@@ -142,11 +150,18 @@ Expectation expectation_for(const Case& c, const Bytes& reference_output, Accumu
     // leaves min(+0, -0) open). NaN results match whatever their payload: which NaN a
     // reduction propagates is not specified.
     if (is_float(r->output.type)) e.zero_signs_equal = e.nan_equal = true;
-    if (has_error_bound(*r)) e.bounds = reduce_error_bounds(*r, c.data.input, reference_output, profile);
+    if (has_error_bound(*r)) {
+      ReduceBounds b = reduce_error_bounds(*r, c.data.input, reference_output, profile);
+      e.bounds = std::move(b.bounds);
+      e.ranges = std::move(b.ranges);
+    }
   }
   if (c.tolerance) {
     if (const TensorDesc* out = tensor(c.op, Role::OUTPUT))
+    {
       e.bounds = tolerance_bounds(*c.tolerance, out->type, reference_output);
+      e.ranges.clear();  // the case's own tolerance replaces the computed model
+    }
   }
   return e;
 }

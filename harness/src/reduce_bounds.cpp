@@ -9,10 +9,17 @@
 // Notation for the derivations below (Higham, "Accuracy and Stability of Numerical Algorithms",
 // ch. 3-4): u is the unit roundoff of the accumulation type, fl(a op b) = (a op b)(1+d) with
 // |d| <= u, and gamma(k) = k*u / (1 - k*u) bounds the relative error of a product of k such
-// (1+d) factors. Every bound is the error E of the backend's value before its final rounding to
-// the output type, plus one ulp of the output type: the reference is the exact result rounded
-// once (within ulp/2 of it) and the backend rounds its own value once more (within ulp/2), so two
-// values E apart end up at most E + 1 ulp apart (SPEC.md, "Numbers", SUM).
+// (1+d) factors. Every bound starts from the error E of the backend's value before its final
+// rounding to the output type.
+//
+// SPEC.md ("Numbers", SUM) adds one ulp of the output type to E, because the reference is the
+// exact result x rounded once and the backend rounds its own value s once more. The same
+// argument, kept exact instead of bounded, gives a tighter and still sound rule: |s - x| <= E,
+// and round-to-nearest-even is monotonic, so the backend's result RN(s) lies in
+// [RN(x - E), RN(x + E)]. That interval is what a result is checked against. It is never wider
+// than SPEC.md's E + 1 ulp around the reference, and where no rounding midpoint lies within E
+// of x it is a single value, which catches a final rounding toward zero that E + 1 ulp lets
+// through.
 
 namespace dmlcert {
 namespace {
@@ -28,6 +35,7 @@ double gamma(double k, double u) {
 struct GroupStats {
   double n = 0;
   Real sum = 0, sum_abs = 0, sum_sq = 0, prod_abs = 1;
+  bool prod_negative = false;
   Real max = -std::numeric_limits<Real>::infinity();
   Real sum_exp_shifted = 0;  // sum exp(x - max)
 };
@@ -43,6 +51,7 @@ GroupStats stats_of(const std::vector<uint64_t>& group, DataType type, const Byt
     s.sum_abs += std::fabs(x);
     s.sum_sq += x * x;
     s.prod_abs *= std::fabs(x);
+    if (std::signbit(x)) s.prod_negative = !s.prod_negative;
     s.max = std::max(s.max, x);
   }
   for (uint64_t i : group) {
@@ -120,6 +129,55 @@ double pre_rounding_error(ReduceFunction f, const GroupStats& s, double u, doubl
   }
 }
 
+// The exact result x of one output element, evaluated in Real, with a bound on how far that
+// evaluation may be from the true x. Real (x86 extended, or quad) carries at least 64 bits, so
+// `uncertainty` is orders of magnitude below E and only keeps the interval sound.
+struct ExactValue {
+  Real x = 0;
+  double uncertainty = 0;
+};
+
+ExactValue exact_value(ReduceFunction f, const GroupStats& s) {
+  const double n = s.n;
+  const double ur = std::numeric_limits<Real>::epsilon();  // 2x Real's unit roundoff: room
+  const double g = (n + 4) * ur;                            // Real's own gamma(N+4), with room
+  switch (f) {
+    case ReduceFunction::SUM: return {s.sum, g * static_cast<double>(s.sum_abs)};
+    case ReduceFunction::L1: return {s.sum_abs, g * static_cast<double>(s.sum_abs)};
+    case ReduceFunction::AVERAGE: return {s.sum / n, g * static_cast<double>(s.sum_abs) / n};
+    case ReduceFunction::SUM_SQUARE: return {s.sum_sq, g * static_cast<double>(s.sum_sq)};
+    case ReduceFunction::L2: {
+      const Real r = std::sqrt(s.sum_sq);
+      return {r, g * static_cast<double>(r)};
+    }
+    case ReduceFunction::MULTIPLY:
+      return {s.prod_negative ? -s.prod_abs : s.prod_abs, g * static_cast<double>(s.prod_abs)};
+    case ReduceFunction::LOG_SUM: {
+      const Real y = std::log(std::fabs(s.sum));
+      // the sum's relative uncertainty becomes the log's absolute one (|log(1+e)| <= 2|e|)
+      const double rel = g * static_cast<double>(s.sum_abs / std::fabs(s.sum));
+      return {y, 2 * rel + ur * std::fabs(static_cast<double>(y))};
+    }
+    case ReduceFunction::LOG_SUM_EXP: {
+      const Real y = s.max + std::log(s.sum_exp_shifted);
+      return {y, 4 * (2 * n + 4) * ur + 2 * ur * std::fabs(static_cast<double>(y))};
+    }
+    default: return {0, std::numeric_limits<double>::infinity()};
+  }
+}
+
+// RN into the output type of a double that is already at least as far out as `v` (below for
+// `down`, above otherwise): one step outward first, so that rounding Real to double never
+// narrows the interval.
+double round_outward(DataType out, Real v, bool down) {
+  double d = static_cast<double>(v);
+  d = std::nextafter(d, down ? -std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::infinity());
+  std::byte buf[8];
+  from_double(out, d, buf);
+  return to_double(out, buf);
+}
+
 }  // namespace
 
 bool has_error_bound(const ReduceDesc& d) {
@@ -157,8 +215,8 @@ double ulp(DataType t, double v) {
   return std::ldexp(1.0, e - (digits - 1));
 }
 
-std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
-                                        const Bytes& reference_output, AccumulationProfile profile) {
+ReduceBounds reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const Bytes& reference_output,
+                                 AccumulationProfile profile) {
   const auto groups = reduction_groups(d.input.sizes, d.axes);
   const DataType acc = (d.input.type == DataType::FLOAT16 && profile == AccumulationProfile::Default)
                            ? DataType::FLOAT32
@@ -166,19 +224,31 @@ std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
   const double u = accumulation_unit_roundoff(d.input.type, profile);
   const double tiny = ulp(acc, 0) / 2;
   const size_t out_es = element_size(d.output.type);
-  std::vector<double> bounds;
-  bounds.reserve(groups.size());
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  ReduceBounds result;
+  result.bounds.reserve(groups.size());
+  result.ranges.reserve(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
-    const double e = pre_rounding_error(d.function, stats_of(groups[g], d.input.type, input), u, tiny);
+    const GroupStats stats = stats_of(groups[g], d.input.type, input);
+    const double e = pre_rounding_error(d.function, stats, u, tiny);
     const double ref = (g + 1) * out_es <= reference_output.size()
                            ? to_double(d.output.type, reference_output.data() + g * out_es)
                            : 0;
     // The backend's unrounded value may lie up to E beyond the reference, possibly in the next
     // binade, so its final rounding is measured there.
     const double at = std::isfinite(ref) ? std::fabs(ref) + e : std::fabs(ref);
-    bounds.push_back(e + ulp(d.output.type, at));
+    result.bounds.push_back(e + ulp(d.output.type, at));
+
+    const ExactValue x = exact_value(d.function, stats);
+    const Real reach = static_cast<Real>(e) + x.uncertainty;
+    if (!std::isfinite(static_cast<double>(x.x)) || !std::isfinite(static_cast<double>(reach))) {
+      result.ranges.push_back({kNaN, kNaN});  // class U data, or no bound: SPEC.md's E + 1 ulp
+      continue;
+    }
+    result.ranges.push_back({round_outward(d.output.type, x.x - reach, true),
+                             round_outward(d.output.type, x.x + reach, false)});
   }
-  return bounds;
+  return result;
 }
 
 }  // namespace dmlcert

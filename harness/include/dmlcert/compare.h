@@ -17,12 +17,21 @@ namespace dmlcert {
 // under a relaxed one).
 enum class AccumulationProfile { Default, Relaxed };
 
+// A closed interval of admissible values for one element.
+struct Range {
+  double lo, hi;
+  bool known() const { return lo == lo && hi == hi; }  // not NaN
+};
+
 struct Expectation {
   // Logical outputs. An element passes when it matches the same element of any candidate.
   std::vector<Bytes> candidates;
   // Per-element absolute error bounds, against candidates[0]. Empty means bit-exact (except that
   // float reductions compare +0 and -0 equal, see `zero_signs_equal`).
   std::vector<double> bounds;
+  // Per-element admissible intervals (float reductions). Where an element has a known range it
+  // replaces that element's bound.
+  std::vector<Range> ranges;
   bool zero_signs_equal = false;
   bool nan_equal = false;  // any NaN matches any NaN (float reductions)
 };
@@ -32,6 +41,7 @@ struct Mismatch {
   Coord coord;     // the same element's logical coordinate
   std::string expected, actual;
   double bound = 0;
+  std::optional<Range> range;  // when the element was judged against an interval
 };
 struct CompareResult {
   bool ok = true;

@@ -23,10 +23,19 @@ double accumulation_unit_roundoff(DataType input, AccumulationProfile profile);
 // the normal range, the subnormal spacing). For integer types, 1.
 double ulp(DataType t, double v);
 
-// Per-output-element absolute bounds, row-major over the output, for a REDUCE with
-// has_error_bound(d). `input` is the logical input data, `reference_output` the logical
-// reference result (the output's final rounding is taken at its magnitude).
-std::vector<double> reduce_error_bounds(const ReduceDesc& d, const Bytes& input,
-                                        const Bytes& reference_output, AccumulationProfile profile);
+// What a conforming backend may return for each output element of a REDUCE with
+// has_error_bound(d), row-major over the output. `input` is the logical input data,
+// `reference_output` the logical reference result.
+struct ReduceBounds {
+  // SPEC.md's bound: E + 1 ulp of the output type around the reference (the final rounding is
+  // taken at the reference's magnitude plus E).
+  std::vector<double> bounds;
+  // The admissible closed interval [RN(x - E), RN(x + E)] around the exact result x; see
+  // reduce_bounds.cpp for why it is sound and tighter. NaN ends where it cannot be computed
+  // (non-finite data or result): those elements fall back to `bounds`.
+  std::vector<Range> ranges;
+};
+ReduceBounds reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const Bytes& reference_output,
+                                 AccumulationProfile profile);
 
 }  // namespace dmlcert
