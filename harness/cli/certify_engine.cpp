@@ -247,8 +247,12 @@ class Certification {
       return;
     }
     cert::Failure f{item.key, c.name, r.outcome, r.detail, path, "", seed};
-    if (shrinkable && r.outcome != Outcome::Timeout && shrinks_ < o_.budget.max_shrinks) {
+    // A shrink step that still hangs costs a whole --timeout, so only the first hang of a run is
+    // shrunk, with room for a handful of such steps; other failures shrink within the budget.
+    const bool hang = r.outcome == Outcome::Timeout;
+    if (shrinkable && shrinks_ < o_.budget.max_shrinks && !(hang && hang_shrinks_ > 0)) {
       ++shrinks_;
+      if (hang) ++hang_shrinks_;
       const std::string trial = (fs::path(o_.repro_dir) / (file_safe(item.key) + ".shrinking.json")).string();
       const Outcome want = r.outcome;
       Case smallest = props::shrink_failure(
@@ -259,7 +263,7 @@ class Certification {
             save(trial, named);
             return run_case(runner_, named).outcome == want;
           },
-          o_.budget.shrink_seconds);
+          hang ? std::max(o_.budget.shrink_seconds, 6 * o_.timeout_seconds) : o_.budget.shrink_seconds);
       std::error_code ec;
       fs::remove(trial, ec);
       if (!(smallest.op == c.op && smallest.data.input == c.data.input)) {
@@ -312,6 +316,7 @@ class Certification {
   cert::Report report_;
   size_t failures_ = 0;
   int shrinks_ = 0;
+  int hang_shrinks_ = 0;
   Clock::time_point start_, last_progress_;
 };
 
