@@ -9,19 +9,20 @@ namespace dmlcert::optimized {
 
 namespace {
 
-// Reverses a run 16 bytes at a time: load a block, reverse its elements in the register, store.
-template <class E>
-void reverse_run(E* out, const E* in, uint64_t n) {
-  constexpr int N = 16 / sizeof(E);
+// Reverses a run VB bytes at a time: load a block, reverse its elements in the register, store.
+// Inlined into callers compiled for wider registers, so the same code serves SSE2 and AVX2.
+template <class E, int VB = 16>
+[[gnu::always_inline]] inline void reverse_run(E* out, const E* in, uint64_t n) {
+  constexpr int N = VB / sizeof(E);
   using Bits = std::conditional_t<
       sizeof(E) == 8, uint64_t,
       std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
-  typedef Bits V __attribute__((vector_size(16)));
+  typedef Bits V __attribute__((vector_size(VB)));
   typedef std::conditional_t<
       sizeof(E) == 8, int64_t,
       std::conditional_t<sizeof(E) == 4, int32_t, std::conditional_t<sizeof(E) == 2, int16_t, int8_t>>>
       Lane;
-  typedef Lane M __attribute__((vector_size(16)));
+  typedef Lane M __attribute__((vector_size(VB)));
   M mask;
   for (int j = 0; j < N; ++j) mask[j] = static_cast<Lane>(N - 1 - j);
   uint64_t j = 0;
@@ -34,6 +35,38 @@ void reverse_run(E* out, const E* in, uint64_t n) {
   for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// 32-byte reversal (one vpermd/vpermq per block for 4- and 8-byte elements): reversing rows ran
+// at half the copy roofline with 16-byte blocks.
+template <class E>
+__attribute__((target("avx2"))) void reverse_run_avx2(E* out, const E* in, uint64_t n) {
+  reverse_run<E, 32>(out, in, n);
+}
+template <class E>
+__attribute__((target("avx512f,avx512bw"))) void reverse_run_avx512(E* out, const E* in, uint64_t n) {
+  reverse_run<E, 64>(out, in, n);
+}
+bool cpu_has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  return has;
+}
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+
+template <class E>
+void reverse_run_dispatch(E* out, const E* in, uint64_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  if constexpr (sizeof(E) >= 4) {
+    if (cpu_has_avx512()) return reverse_run_avx512(out, in, n);
+    if (cpu_has_avx2()) return reverse_run_avx2(out, in, n);
+  }
+#endif
+  reverse_run(out, in, n);
+}
+
 template <class E>
 void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes, int64_t is, uint64_t n) {
   E* out = reinterpret_cast<E*>(out_bytes);
@@ -41,7 +74,7 @@ void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes,
   if (os == 1 && is == 1) {
     std::memmove(out, in, n * sizeof(E));
   } else if (os == 1 && is == -1) {
-    reverse_run(out, in, n);
+    reverse_run_dispatch(out, in, n);
   } else if (os == 1 && is == 0) {
     const E v = in[0];
     for (uint64_t j = 0; j < n; ++j) out[j] = v;

@@ -20,8 +20,8 @@ namespace dmlcert::optimized::ops {
 // kernels lose nothing (a float-to-double conversion costs less than the load it follows).
 // FLOAT16 data accumulates in float (the default profile's accumulation type): a FLOAT16 value
 // and its square are exact in float, and converting to double on top would make the kernel
-// compute-bound. With 16 lanes and fixed blocks no element passes through more than N-1
-// roundings, so the bound holds.
+// compute-bound. With a fixed number of lanes and fixed blocks no element passes through more than
+// N-1 roundings, so the bound holds.
 template <class A>
 struct Sum {
   using In = float;
