@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reads Google Benchmark JSON output of dmlcert_bench and prints, per workload, the ratios of
-bytes per second: optimized/reference, optimized/eigen and optimized/roofline (copy or read),
+bytes per second: optimized/reference, optimized/eigen, optimized/torch (when the binary was built
+with libtorch) and optimized/roofline (copy or read),
 with PASS/FAIL against the acceptance targets. Exit status 1 when a target fails.
 
     python3 bench/ratios.py bench.json
@@ -12,6 +13,7 @@ import sys
 # Eigen runs, and at least 60% of the roofline on the bandwidth-bound workloads.
 REFERENCE_MIN = 20.0
 EIGEN_MIN = 1.0
+TORCH_MIN = 1.0
 ROOFLINE_MIN = 0.60
 ROOFLINE_WORKLOADS = {
     "slice_rows_step2", "slice1_reverse_rows", "slice1_reverse_cols", "scatter_nd_rows",
@@ -49,7 +51,11 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     rates = load(argv[1])
-    header = f"{'workload':26} {'GB/s':>7} {'opt/ref':>8} {'':4} {'opt/eigen':>9} {'':4} {'opt/roof':>8} {'':4}"
+    has_torch = any("torch" in r for r in rates.values())
+    header = f"{'workload':26} {'GB/s':>7} {'opt/ref':>8} {'':4} {'opt/eigen':>9} {'':4} "
+    if has_torch:
+        header += f"{'opt/torch':>9} {'':4} "
+    header += f"{'opt/roof':>8} {'':4}"
     print(header)
     print("-" * len(header))
     failures = 0
@@ -59,6 +65,9 @@ def main(argv):
             continue
         ref = r.get("reference")
         eigen = r.get("eigen")
+        torch = r.get("torch")
+        vs_torch = opt / torch if torch else None
+        v_torch = verdict(vs_torch, TORCH_MIN)
         roof = r.get("copy", r.get("read"))
         vs_ref = opt / ref if ref else None
         vs_eigen = opt / eigen if eigen else None
@@ -66,9 +75,11 @@ def main(argv):
         v_ref = verdict(vs_ref, REFERENCE_MIN)
         v_eigen = verdict(vs_eigen, EIGEN_MIN)
         v_roof = verdict(vs_roof, ROOFLINE_MIN) if workload in ROOFLINE_WORKLOADS else ""
-        failures += [v_ref, v_eigen, v_roof].count("FAIL")
-        print(f"{workload:26} {opt / 1e9:7.2f} {fmt(vs_ref):>8} {v_ref:4} {fmt(vs_eigen):>9} {v_eigen:4} "
-              f"{fmt(vs_roof):>8} {v_roof:4}")
+        failures += [v_ref, v_eigen, v_torch, v_roof].count("FAIL")
+        line = f"{workload:26} {opt / 1e9:7.2f} {fmt(vs_ref):>8} {v_ref:4} {fmt(vs_eigen):>9} {v_eigen:4} "
+        if has_torch:
+            line += f"{fmt(vs_torch):>9} {v_torch:4} "
+        print(line + f"{fmt(vs_roof):>8} {v_roof:4}")
     print(f"\n{failures} target(s) failed")
     return 1 if failures else 0
 
