@@ -15,20 +15,14 @@
 
 namespace dmlcert::optimized::ops {
 
-// Float sums of FLOAT32 data accumulate in double: the result then stays far inside SPEC.md's
-// bound (N-1)*u_acc*sum|x| + ulp_out (u_acc: the float32 unit roundoff), and the bandwidth-bound
-// kernels lose nothing (a float-to-double conversion costs less than the load it follows).
-// FLOAT16 data accumulates in float (the default profile's accumulation type): a FLOAT16 value
-// and its square are exact in float, and converting to double on top would make the kernel
-// compute-bound. With a fixed number of lanes and fixed blocks no element passes through more than
-// N-1 roundings, so the bound holds.
-template <class A>
-struct Sum {
-  using In = float;
-  using Acc = A;
+// A plain sum of map(x) in Acc: the float sums below and the wrapping integer sums share it.
+template <class InT, class AccT>
+struct Accumulate {
+  using In = InT;
+  using Acc = AccT;
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
-  static DMLCERT_INLINE Acc map(In x) { return x; }
+  static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
   template <class VA, class V>
   static DMLCERT_INLINE VA vmap(VA d, V) {
     return d;
@@ -38,6 +32,16 @@ struct Sum {
     return a + b;
   }
 };
+
+// Float sums of FLOAT32 data accumulate in double: the result then stays far inside SPEC.md's
+// bound (N-1)*u_acc*sum|x| + ulp_out (u_acc: the float32 unit roundoff), and the bandwidth-bound
+// kernels lose nothing (a float-to-double conversion costs less than the load it follows).
+// FLOAT16 data accumulates in float (the default profile's accumulation type): a FLOAT16 value
+// and its square are exact in float, and converting to double on top would make the kernel
+// compute-bound. With a fixed number of lanes and fixed blocks no element passes through more than
+// N-1 roundings, so the bound holds.
+template <class A>
+struct Sum : Accumulate<float, A> {};
 template <class A>
 struct AbsSum : Sum<A> {
   static DMLCERT_INLINE A map(float x) { return __builtin_fabs(static_cast<A>(x)); }
@@ -70,21 +74,7 @@ struct ProductD : SumD {
 // data keeps every partial result in range (REDUCE.INT_OVERFLOW), so the result modulo 2^bits is
 // the exact result, in any order.
 template <class T>
-struct SumW {
-  using In = T;
-  using Acc = std::make_unsigned_t<T>;
-  static constexpr bool kVector = true;
-  static DMLCERT_INLINE Acc identity() { return 0; }
-  static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
-  template <class VA, class V>
-  static DMLCERT_INLINE VA vmap(VA u, V) {
-    return u;
-  }
-  template <class A>
-  static DMLCERT_INLINE A op(A a, A b) {
-    return a + b;
-  }
-};
+struct SumW : Accumulate<T, std::make_unsigned_t<T>> {};
 template <class T>
 struct AbsSumW : SumW<T> {
   using Acc = typename SumW<T>::Acc;
