@@ -16,7 +16,17 @@ std::unique_ptr<Backend> make_backend(std::string_view spec, std::string* error)
 #endif
   // A plugin never runs inside dmlcert: it is loaded by an isolation child (backends/plugin).
   if (spec.rfind("plugin:", 0) == 0) return plugin::make_isolated_backend(std::string(spec), {}, error);
-  if (error) *error = "unknown backend '" + std::string(spec) + "' (expected reference, optimized or plugin:/path/lib.so)";
+  // A built-in behind the same isolation and guard pages as a plugin: `isolated:optimized`.
+  // (certify always isolates; run, replay and fuzz run built-ins in-process unless asked.)
+  if (spec.rfind("isolated:", 0) == 0) {
+    const std::string_view name = spec.substr(9);
+    if (name == "reference" || name == "optimized")
+      return plugin::make_isolated_backend(std::string(name), {}, error);
+  }
+  if (error)
+    *error =
+        "unknown backend '" + std::string(spec) +
+        "' (expected reference, optimized, isolated:reference, isolated:optimized or plugin:/path/lib.so)";
   return nullptr;
 }
 

@@ -169,6 +169,19 @@ TEST_F(CliTest, ReplayOfPassingCasesExitsZero) {
   EXPECT_EQ(r.out_lines(), std::vector<std::string>{"1 passed, 0 failed"});
 }
 
+// A built-in can run in the isolation child, like a plugin, and gives the same verdicts.
+TEST_F(CliTest, ReplayRunsABuiltInInTheIsolationChild) {
+  write("cases/right.json", slice1_case());
+  for (const std::string backend : {"isolated:reference", "isolated:optimized"}) {
+    const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend " + backend);
+    EXPECT_EQ(r.status, 0) << backend << ": " << r.out << r.err;
+    EXPECT_EQ(r.out_lines(), std::vector<std::string>{"1 passed, 0 failed"}) << backend;
+  }
+  const CliResult unknown = cli("replay " + (dir_ / "cases").string() + " --backend isolated:nonesuch");
+  EXPECT_EQ(unknown.status, 2) << unknown.out << unknown.err;
+  EXPECT_NE(unknown.err.find("unknown backend 'isolated:nonesuch'"), std::string::npos) << unknown.err;
+}
+
 TEST_F(CliTest, RunPrintsTheOutputTensorAsJson) {
   const std::string file = write("case.json", slice1_case());
   const CliResult r = cli("run " + file + " --backend reference");

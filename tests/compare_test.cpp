@@ -210,8 +210,8 @@ std::vector<BoundRow> bound_rows() {
           {ReduceFunction::SUM_SQUARE, ss, sum_sq},
           {ReduceFunction::MULTIPLY, 1.5 * 2.25 * 0.75 * 3.0, prod},
           {ReduceFunction::LOG_SUM, std::log(s), std::log(sum)},
-          {ReduceFunction::LOG_SUM_EXP, std::log(std::exp(1.5) + std::exp(2.25) + std::exp(0.75) + std::exp(3.0)),
-           std::log(sum_exp)}};
+          {ReduceFunction::LOG_SUM_EXP,
+           std::log(std::exp(1.5) + std::exp(2.25) + std::exp(0.75) + std::exp(3.0)), std::log(sum_exp)}};
 }
 
 class ReduceBoundTest : public ::testing::TestWithParam<BoundRow> {};

@@ -164,7 +164,8 @@ class Certification {
     };
     auto generated = std::stable_partition(items_.begin(), items_.end(),
                                            [](const Item& i) { return i.kind == Item::Corpus; });
-    std::stable_sort(generated, items_.end(), [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
+    std::stable_sort(generated, items_.end(),
+                     [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
   }
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {

@@ -57,7 +57,9 @@ int exit_status() {
 
 void add_backend_option(CLI::App& cmd, std::string* spec) {
   cmd.add_option("--backend,-b", *spec,
-                 "The backend under test: reference, optimized, or plugin:/path/to/libbackend.so")
+                 "The backend under test: reference, optimized, plugin:/path/to/libbackend.so (run in a "
+                 "child process behind guard pages), or isolated:reference / isolated:optimized (a "
+                 "built-in run the same way)")
       ->capture_default_str();
 }
 

@@ -122,7 +122,8 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     bool ok = false;
     for (const Bytes& candidate : expected.candidates) {
       if (present && (i + 1) * es <= candidate.size() &&
-          element_matches(output.type, candidate.data() + i * es, actual.data() + i * es, bound, range, expected)) {
+          element_matches(output.type, candidate.data() + i * es, actual.data() + i * es, bound, range,
+                          expected)) {
         ok = true;
         break;
       }
@@ -157,8 +158,7 @@ Expectation expectation_for(const Case& c, const Bytes& reference_output, Accumu
     }
   }
   if (c.tolerance) {
-    if (const TensorDesc* out = tensor(c.op, Role::OUTPUT))
-    {
+    if (const TensorDesc* out = tensor(c.op, Role::OUTPUT)) {
       e.bounds = tolerance_bounds(*c.tolerance, out->type, reference_output);
       e.ranges.clear();  // the case's own tolerance replaces the computed model
     }

@@ -140,7 +140,7 @@ struct ExactValue {
 ExactValue exact_value(ReduceFunction f, const GroupStats& s) {
   const double n = s.n;
   const double ur = std::numeric_limits<Real>::epsilon();  // 2x Real's unit roundoff: room
-  const double g = (n + 4) * ur;                            // Real's own gamma(N+4), with room
+  const double g = (n + 4) * ur;                           // Real's own gamma(N+4), with room
   switch (f) {
     case ReduceFunction::SUM: return {s.sum, g * static_cast<double>(s.sum_abs)};
     case ReduceFunction::L1: return {s.sum_abs, g * static_cast<double>(s.sum_abs)};
@@ -171,8 +171,8 @@ ExactValue exact_value(ReduceFunction f, const GroupStats& s) {
 // narrows the interval.
 double round_outward(DataType out, Real v, bool down) {
   double d = static_cast<double>(v);
-  d = std::nextafter(d, down ? -std::numeric_limits<double>::infinity()
-                             : std::numeric_limits<double>::infinity());
+  d = std::nextafter(
+      d, down ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
   std::byte buf[8];
   from_double(out, d, buf);
   return to_double(out, buf);
@@ -245,8 +245,8 @@ ReduceBounds reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const 
       result.ranges.push_back({kNaN, kNaN});  // class U data, or no bound: SPEC.md's E + 1 ulp
       continue;
     }
-    result.ranges.push_back({round_outward(d.output.type, x.x - reach, true),
-                             round_outward(d.output.type, x.x + reach, false)});
+    result.ranges.push_back(
+        {round_outward(d.output.type, x.x - reach, true), round_outward(d.output.type, x.x + reach, false)});
   }
   return result;
 }

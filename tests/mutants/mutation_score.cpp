@@ -22,17 +22,19 @@ std::string plugin(std::string_view prefix, std::string_view id) {
 }
 
 // "cells/REDUCE.SUM/input/FLOAT16/r2/random/0" -> "cell REDUCE.SUM/input/FLOAT16/r2 (random data)".
-std::string caught_by(const Detection& d, const MutantInfo& m) {
+std::string caught_by(const Detection& d) {
   if (!d.caught) return "**survived**";
-  std::string w = d.where;
+  const std::string& w = d.where;
+  std::string out;
   if (w.starts_with("cells/")) {
-    w = w.substr(6);
-    const auto mode = w.find("/exact/") != std::string::npos ? "exact" : "random";
-    w = "cell `" + w.substr(0, w.rfind('/', w.rfind('/') - 1)) + "` (" + mode + " data)";
+    const std::string cell = w.substr(6);
+    const char* mode = cell.find("/exact/") != std::string::npos ? "exact" : "random";
+    out.append("cell `").append(cell, 0, cell.rfind('/', cell.rfind('/') - 1));
+    out.append("` (").append(mode).append(" data)");
   } else {
-    w = "`" + w.substr(0, w.rfind('/')) + "`";
+    out.append("`").append(w, 0, w.rfind('/')).append("`");
   }
-  return w + ": " + d.outcome;
+  return out.append(": ").append(d.outcome);
 }
 
 std::string repro_size(const Detection& d, const MutantInfo& m) {
@@ -118,7 +120,7 @@ int run(int argc, char** argv) {
     const MutantInfo& m = kMutants[i];
     const Detection& d = found[i];
     md << "| `" << m.id << "` | " << m.op << " | " << m.fault << " | " << escape(m.description) << " | "
-       << escape(caught_by(d, m)) << " | " << (d.caught ? std::to_string(d.cases) : "-") << " | "
+       << escape(caught_by(d)) << " | " << (d.caught ? std::to_string(d.cases) : "-") << " | "
        << repro_size(d, m) << " |\n";
   }
   md << "\n## Legitimate variants\n\nEach must certify: `dmlcert certify --level " << setup.level

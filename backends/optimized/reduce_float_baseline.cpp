@@ -1,0 +1,10 @@
+// REDUCE on float (FLOAT32, FLOAT16) data with the baseline x86-64 kernels (see reduce_engine.h).
+#include "optimized/reduce_engine.h"
+
+namespace dmlcert::optimized::reduce_detail {
+
+bool run_float_baseline(const Plan& p, ReduceFunction f, const Bindings& b) {
+  return run_float<isa_baseline::Kernels>(p, f, b);
+}
+
+}  // namespace dmlcert::optimized::reduce_detail
