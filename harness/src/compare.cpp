@@ -131,10 +131,12 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     if (ok) continue;
     r.ok = false;
     if (++r.mismatches > kReportedMismatches) continue;
-    Mismatch m{i, coord_of(i, output.sizes),
+    Mismatch m{i,
+               coord_of(i, output.sizes),
                describe(output.type, expected.candidates.front().data() + i * es),
-               present ? describe(output.type, actual.data() + i * es) : "nothing", bound};
-    if (range) m.range = *range;
+               present ? describe(output.type, actual.data() + i * es) : "nothing",
+               bound,
+               range ? std::optional<Range>(*range) : std::nullopt};
     if (expected.candidates.size() > 1)
       m.expected =
           "one of " + std::to_string(expected.candidates.size()) + " admissible values, e.g. " + m.expected;
