@@ -61,16 +61,20 @@ TEST(CorpusCatalog, EveryNamedRuleMatchesTheCaseClass) {
 
 TEST(CorpusCatalog, EveryDocAndInferredRuleHasAnInvalidCase) {
   const auto named = cases_naming(CaseClass::Invalid);
-  for (const Rule& r : rule_catalog())
-    if (r.tag == RuleTag::Doc || r.tag == RuleTag::Inferred)
+  for (const Rule& r : rule_catalog()) {
+    if (r.tag == RuleTag::Doc || r.tag == RuleTag::Inferred) {
       EXPECT_TRUE(named.count(std::string(r.id))) << "no invalid case in corpora/ names " << r.id;
+    }
+  }
 }
 
 TEST(CorpusCatalog, EveryClassURuleHasAnUnspecifiedCase) {
   const auto named = cases_naming(CaseClass::Unspecified);
-  for (const Rule& r : rule_catalog())
-    if (is_class_u(r.tag))
+  for (const Rule& r : rule_catalog()) {
+    if (is_class_u(r.tag)) {
       EXPECT_TRUE(named.count(std::string(r.id))) << "no unspecified case in corpora/ names " << r.id;
+    }
+  }
 }
 
 TEST(CorpusCatalog, ValidatorFindsExactlyTheRulesEachCaseNames) {

@@ -117,9 +117,10 @@ class OpTester {
     EXPECT_TRUE(r.guard_intact) << "the backend wrote past the end of the output binding";
     if (expect_ == Expect::Rejected) {
       EXPECT_EQ(r.exec.status, Status::InvalidArgument) << "expected a rejection naming " << rule_;
-      if (backend.reports_rules())
+      if (backend.reports_rules()) {
         EXPECT_TRUE(has_rule(r.exec.violations, rule_))
             << "expected " << rule_ << " among the violations: " << describe(r.exec.violations);
+      }
       EXPECT_TRUE(r.output_untouched) << "a rejected case must not write any output byte";
       return;
     }
