@@ -5,6 +5,8 @@ with libtorch) and optimized/roofline (copy or read),
 with PASS/FAIL against the acceptance targets. Exit status 1 when a target fails.
 
     python3 bench/ratios.py bench.json
+
+Uses the medians when the run had --benchmark_repetitions, single runs otherwise.
 """
 import json
 import sys
@@ -23,12 +25,15 @@ ROOFLINE_WORKLOADS = {
 
 
 def load(path):
+    """workload -> implementation -> bytes per second. With --benchmark_repetitions the medians
+    are used (one run of a bandwidth-bound loop moves by 10-20% on a shared machine)."""
     with open(path) as f:
         data = json.load(f)
-    rates = {}  # workload -> implementation -> bytes per second
-    for b in data.get("benchmarks", []):
-        if b.get("run_type", "iteration") != "iteration" or "error_occurred" in b:
-            continue
+    benchmarks = [b for b in data.get("benchmarks", []) if "error_occurred" not in b]
+    medians = [b for b in benchmarks if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
+    chosen = medians if medians else [b for b in benchmarks if b.get("run_type", "iteration") == "iteration"]
+    rates = {}
+    for b in chosen:
         workload, _, impl = b["name"].partition("/")
         impl = impl.split("/")[0]
         if "bytes_per_second" in b:
