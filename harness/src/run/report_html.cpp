@@ -5,24 +5,11 @@
 #include <sstream>
 
 #include "dmlcert/certification.h"
+#include "markup.h"
 #include "report_matrix.h"
 
 namespace dmlcert::cert {
 namespace {
-
-std::string html(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
 
 constexpr const char* kStyle = R"(<style>
 body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{border:1px solid #ccc;
@@ -38,11 +25,11 @@ std::string to_html(const Report& r, const std::string& link_base) {
   std::ostringstream out;
   bool ok = certified(r);
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dmlcert certification: "
-      << html(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
+      << markup_escape(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
   out << "<h1>" << (ok ? "CERTIFIED" : "NOT CERTIFIED") << " at level " << name(r.level) << "</h1>\n";
-  out << "<p>Backend <code>" << html(r.backend) << "</code> (" << html(r.backend_name) << ", claims "
-      << name(r.backend_max_level) << "), budget " << html(r.budget) << ", " << static_cast<int>(r.seconds)
-      << " s.</p>\n<p>";
+  out << "<p>Backend <code>" << markup_escape(r.backend) << "</code> (" << markup_escape(r.backend_name)
+      << ", claims " << name(r.backend_max_level) << "), budget " << markup_escape(r.budget) << ", "
+      << static_cast<int>(r.seconds) << " s.</p>\n<p>";
   Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
     if (t[i])
@@ -58,7 +45,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
   out << "</tr>\n";
   for (const MatrixRow& row : rows) {
     for (const auto& [type, entry] : row.by_type) {
-      out << "<tr><td class=\"row\">" << html(row.label) << "</td><td>" << name(type) << "</td>";
+      out << "<tr><td class=\"row\">" << markup_escape(row.label) << "</td><td>" << name(type) << "</td>";
       for (uint32_t k : ranks) {
         auto it = row.by_type_rank.find({type, k});
         if (it == row.by_type_rank.end()) {
@@ -72,12 +59,13 @@ std::string to_html(const Report& r, const std::string& link_base) {
           if (e.counts[i]) out << e.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
         out << "\">";
         if (!e.repros.empty())
-          out << "<a href=\"" << html(relative_link(e.repros.front(), link_base)) << "\">"
+          out << "<a href=\"" << markup_escape(relative_link(e.repros.front(), link_base)) << "\">"
               << status_letter(e.counts) << "</a>";
         else
           out << status_letter(e.counts);
         for (size_t i = 1; i < e.repros.size() && i < 4; ++i)
-          out << " <a href=\"" << html(relative_link(e.repros[i], link_base)) << "\">" << i + 1 << "</a>";
+          out << " <a href=\"" << markup_escape(relative_link(e.repros[i], link_base)) << "\">" << i + 1
+              << "</a>";
         out << "</td>";
       }
       out << "</tr>\n";
@@ -88,21 +76,22 @@ std::string to_html(const Report& r, const std::string& link_base) {
          "<th>repro</th></tr>\n";
   for (const RuleResult& rule : r.rules) {
     std::string word = status_word(rule.counts);
-    out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << html(rule.rule)
+    out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << markup_escape(rule.rule)
         << "</td><td class=\"" << word << "\">" << word << "</td><td>";
     for (size_t i = 0; i < rule.repros.size() && i < 3; ++i)
-      out << "<a href=\"" << html(relative_link(rule.repros[i], link_base)) << "\">" << i + 1 << "</a> ";
+      out << "<a href=\"" << markup_escape(relative_link(rule.repros[i], link_base)) << "\">" << i + 1
+          << "</a> ";
     out << "</td></tr>\n";
   }
   out << "</table>\n";
   if (!r.failures.empty()) {
     out << "<h2>Failures</h2>\n<ul>\n";
     for (const Failure& f : r.failures) {
-      out << "<li><code>" << html(f.where) << "</code> <span class=\"" << name(f.outcome) << "\">"
-          << name(f.outcome) << "</span> " << html(f.detail) << " <a href=\""
-          << html(relative_link(f.repro, link_base)) << "\">case</a>";
+      out << "<li><code>" << markup_escape(f.where) << "</code> <span class=\"" << name(f.outcome) << "\">"
+          << name(f.outcome) << "</span> " << markup_escape(f.detail) << " <a href=\""
+          << markup_escape(relative_link(f.repro, link_base)) << "\">case</a>";
       if (!f.shrunk.empty())
-        out << " <a href=\"" << html(relative_link(f.shrunk, link_base)) << "\">shrunk</a>";
+        out << " <a href=\"" << markup_escape(relative_link(f.shrunk, link_base)) << "\">shrunk</a>";
       out << "</li>\n";
     }
     out << "</ul>\n";

@@ -3,25 +3,11 @@
 #include <sstream>
 
 #include "dmlcert/certification.h"
+#include "markup.h"
 #include "report_matrix.h"
 
 namespace dmlcert::cert {
 namespace {
-
-std::string xml(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t') out += ch;
-    }
-  }
-  return out;
-}
 
 struct Entry {
   std::string name;
@@ -38,10 +24,11 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
     else if (*s != Outcome::Passed)
       ++failures;
   }
-  out << "  <testsuite name=\"" << xml(suite_name) << "\" tests=\"" << entries.size() << "\" failures=\""
-      << failures << "\" skipped=\"" << skipped << "\">\n";
+  out << "  <testsuite name=\"" << markup_escape(suite_name) << "\" tests=\"" << entries.size()
+      << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const Entry& e : entries) {
-    out << "    <testcase classname=\"dmlcert." << xml(suite_name) << "\" name=\"" << xml(e.name) << "\"";
+    out << "    <testcase classname=\"dmlcert." << markup_escape(suite_name) << "\" name=\""
+        << markup_escape(e.name) << "\"";
     auto s = status(e.counts);
     if (s && *s == Outcome::Passed) {
       out << "/>\n";
@@ -55,9 +42,9 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
       for (int i = 0; i < kOutcomeCount; ++i)
         if (e.counts[i])
           counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
-      out << "      <failure type=\"" << name(*s) << "\" message=\"" << name(*s) << ": " << xml(counts)
-          << "\">";
-      for (const std::string& repro : *e.repros) out << xml("repro: " + repro) << "\n";
+      out << "      <failure type=\"" << name(*s) << "\" message=\"" << name(*s) << ": "
+          << markup_escape(counts) << "\">";
+      for (const std::string& repro : *e.repros) out << markup_escape("repro: " + repro) << "\n";
       out << "</failure>\n";
     }
     out << "    </testcase>\n";
@@ -71,7 +58,7 @@ std::string to_junit(const Report& r) {
   std::ostringstream out;
   Counts t = totals(r);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"dmlcert certify " << xml(r.backend_name) << " level " << name(r.level)
+  out << "<testsuites name=\"dmlcert certify " << markup_escape(r.backend_name) << " level " << name(r.level)
       << "\" time=\"" << r.seconds << "\">\n";
   std::vector<Entry> cells, rules[3];
   for (const CellResult& c : r.cells) cells.push_back({cell_key(c.cell), c.counts, &c.repros});
