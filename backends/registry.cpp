@@ -18,8 +18,9 @@ std::unique_ptr<Backend> make_backend(std::string_view spec, std::string* error)
   if (spec.rfind("plugin:", 0) == 0) return plugin::make_isolated_backend(std::string(spec), {}, error);
   // A built-in behind the same isolation and guard pages as a plugin: `isolated:optimized`.
   // (certify always isolates; run, replay and fuzz run built-ins in-process unless asked.)
-  if (spec.rfind("isolated:", 0) == 0) {
-    const std::string_view name = spec.substr(9);
+  constexpr std::string_view kIsolated = "isolated:";
+  if (spec.rfind(kIsolated, 0) == 0) {
+    const std::string_view name = spec.substr(kIsolated.size());
     if (name == "reference" || name == "optimized")
       return plugin::make_isolated_backend(std::string(name), {}, error);
   }

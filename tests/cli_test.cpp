@@ -51,9 +51,12 @@ class CliTest : public ::testing::Test {
     return p.string();
   }
 
-  CliResult cli(const std::string& args) {
+  CliResult cli(const std::string& args) { return cli_with(DMLCERT_CLI, args); }
+
+  // `command`: the dmlcert command line to run, possibly behind `env VAR=value`.
+  CliResult cli_with(const std::string& command, const std::string& args) {
     const std::string out = (dir_ / "stdout.txt").string(), err = (dir_ / "stderr.txt").string();
-    const int raw = std::system((std::string(DMLCERT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
+    const int raw = std::system((command + " " + args + " >" + out + " 2>" + err).c_str());
     CliResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     std::stringstream o, e;
@@ -170,13 +173,27 @@ TEST_F(CliTest, ReplayOfPassingCasesExitsZero) {
 }
 
 // A built-in can run in the isolation child, like a plugin, and gives the same verdicts.
+// The child is seen through DMLCERT_PLUGIN_HOST: a wrapper that leaves a mark, then runs the
+// real host. An in-process built-in never starts it.
 TEST_F(CliTest, ReplayRunsABuiltInInTheIsolationChild) {
   write("cases/right.json", slice1_case());
+  const fs::path mark = dir_ / "host-started";
+  const std::string wrapper = write("host.sh", "#!/bin/sh\ntouch '" + mark.string() + "'\nexec '" +
+                                                   std::string(DMLCERT_PLUGIN_HOST) + "' \"$@\"\n");
+  fs::permissions(wrapper, fs::perms::owner_all);
+  const std::string with_wrapper = "env DMLCERT_PLUGIN_HOST=" + wrapper + " " + std::string(DMLCERT_CLI);
+  auto replay = [&](const std::string& backend) {
+    fs::remove(mark);
+    return cli_with(with_wrapper, "replay " + (dir_ / "cases").string() + " --backend " + backend);
+  };
   for (const std::string backend : {"isolated:reference", "isolated:optimized"}) {
-    const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend " + backend);
+    const CliResult r = replay(backend);
     EXPECT_EQ(r.status, 0) << backend << ": " << r.out << r.err;
     EXPECT_EQ(r.out_lines(), std::vector<std::string>{"1 passed, 0 failed"}) << backend;
+    EXPECT_TRUE(fs::exists(mark)) << backend << " did not start the isolation child";
   }
+  EXPECT_EQ(replay("optimized").status, 0);
+  EXPECT_FALSE(fs::exists(mark)) << "the in-process built-in started the isolation child";
   const CliResult unknown = cli("replay " + (dir_ / "cases").string() + " --backend isolated:nonesuch");
   EXPECT_EQ(unknown.status, 2) << unknown.out << unknown.err;
   EXPECT_NE(unknown.err.find("unknown backend 'isolated:nonesuch'"), std::string::npos) << unknown.err;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "optimized/cpu.h"
 #include "optimized/thread_pool.h"
 
 namespace dmlcert::optimized {
@@ -46,22 +47,14 @@ template <class E>
 __attribute__((target("avx512f,avx512bw"))) void reverse_run_avx512(E* out, const E* in, uint64_t n) {
   reverse_run<E, 64>(out, in, n);
 }
-bool cpu_has_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return has;
-}
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 #endif
 
 template <class E>
 void reverse_run_dispatch(E* out, const E* in, uint64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
   if constexpr (sizeof(E) >= 4) {
-    if (cpu_has_avx512()) return reverse_run_avx512(out, in, n);
-    if (cpu_has_avx2()) return reverse_run_avx2(out, in, n);
+    if (cpu_has_avx512bw()) return reverse_run_avx512(out, in, n);
+    if (cpu_has_avx2_f16c()) return reverse_run_avx2(out, in, n);
   }
 #endif
   reverse_run(out, in, n);

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "dmlcert/dtype.h"
+#include "optimized/cpu.h"
 #include "optimized/reduce_ops.h"
 #include "optimized/unaligned.h"
 
@@ -44,12 +45,5 @@ namespace isa_avx2 {
 #undef DMLCERT_KERNELS_F16C
 }  // namespace isa_avx2
 #pragma GCC pop_options
-
-// Whether this CPU can run the isa_avx2 kernels.
-inline bool cpu_has_avx2_f16c() {
-  static const bool has =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-  return has;
-}
 
 }  // namespace dmlcert::optimized

@@ -17,9 +17,11 @@ ExecResult reduce(const ReduceDesc& d, const Bindings& b) {
   }
   const bool avx2 = cpu_has_avx2_f16c();
   bool ok = false;
-  if (plan.in_type == DataType::FLOAT32 || plan.in_type == DataType::FLOAT16)
+  if (plan.in_type == DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
+    ok = false;
+  else if (is_float(plan.in_type))
     ok = avx2 ? run_float_avx2(plan, d.function, b) : run_float_baseline(plan, d.function, b);
-  else if (plan.in_type != DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
+  else
     ok = avx2 ? run_integer_avx2(plan, d.function, b) : run_integer_baseline(plan, d.function, b);
   if (!ok) {
     r.status = Status::Unsupported;
