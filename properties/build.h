@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +50,6 @@ class Prng {
  private:
   uint64_t state_;
 };
-uint64_t mix_seed(uint64_t a, uint64_t b);
 
 // The ranks every role of the spec's op/function allows at its level, narrowed by spec.rank and
 // spec.min_rank. Empty when the operator does not exist at the level.
@@ -152,16 +152,83 @@ bool negative_indices_legal(FeatureLevel level, DataType index_type);
 int64_t maybe_negative(int64_t v, int64_t d, bool negative);
 
 // ---- per-operator generators (one file each) -----------------------------------------------
-rc::Gen<Case> slice_case(const CaseSpec& spec);
-rc::Gen<Case> slice1_case(const CaseSpec& spec);
-rc::Gen<Case> scatter_nd_case(const CaseSpec& spec);
-rc::Gen<Case> reduce_case(const CaseSpec& spec);
-rc::Gen<Case> gather_elements_case(const CaseSpec& spec);
-// The REDUCE functions that can produce a case matching the spec's fixed types at its level.
-std::vector<ReduceFunction> reduce_functions_for(const CaseSpec& spec);
-// Dispatches on spec.op. spec must be satisfiable (see spec_satisfiable).
+
+// The random choices a mutation makes, drawn by rapidcheck so that the shrinker sees them: each
+// choice shrinks towards 0, which is the first option (the first role, the first dimension, the
+// smallest change). Choices past the drawn ones are 0.
+class Choices {
+ public:
+  explicit Choices(std::vector<uint32_t> raw) : raw_(std::move(raw)) {}
+  uint64_t below(uint64_t n) { return n == 0 ? 0 : next() % n; }  // in [0, n)
+  bool coin() { return below(2) == 1; }
+  uint64_t next() { return at_ < raw_.size() ? raw_[at_++] : 0; }
+
+ private:
+  std::vector<uint32_t> raw_;
+  size_t at_ = 0;
+};
+rc::Gen<std::vector<uint32_t>> choices_gen();
+
+// How a valid case becomes a case of one rule: invalid (a doc or inferred rule broken) or class
+// U. One mechanism for both (mutators.cpp).
+struct Mutator {
+  std::string_view rule;
+  // Whether the rule can be reached at the level for the operator (it exists there unless this
+  // says otherwise). Null: whenever the operator exists.
+  std::function<bool(OpKind, FeatureLevel)> applicable;
+  std::function<void(CaseSpec&)> prepare;    // adjusts the base valid case's spec
+  std::function<bool(const Case&)> base_ok;  // the base cases the mutation needs; null: any
+  std::function<void(Case&, Choices&)> mutate;
+};
+
+// What the generators know of one operator, in the operator's own file: its valid cases and a
+// mutator for each of its own rules.
+struct OperatorGenerators {
+  std::function<rc::Gen<Case>(const CaseSpec&)> valid;
+  std::vector<Mutator> invalid, unspecified;
+};
+#define DMLCERT_OPERATOR_GENERATORS(KIND, stem, Desc) OperatorGenerators stem##_generators();
+DMLCERT_FOR_EACH_OPERATOR(DMLCERT_OPERATOR_GENERATORS)
+#undef DMLCERT_OPERATOR_GENERATORS
+const OperatorGenerators& generators_of(OpKind op);
+
+// The functions (REDUCE) that can produce a case matching the spec's fixed types at its level.
+std::vector<ReduceFunction> functions_for(const CaseSpec& spec);
+// A valid case for the spec, which must be satisfiable (see spec_satisfiable).
 rc::Gen<Case> case_for_spec(const CaseSpec& spec);
 bool spec_satisfiable(const CaseSpec& spec);
+
+// ---- mutate.cpp: edits the mutators share ------------------------------------------------------
+// The operator's own descriptor in a case.
+template <class D>
+D& as(Case& c) {
+  return std::get<D>(c.op);
+}
+// A leading dimension of size 1 on one tensor (strides too, when it has them).
+void prepend_unit(TensorDesc& t);
+// The same logical case one rank higher: a leading dimension of size 1 on every tensor, the
+// per-dimension parameters extended with their unit entries and the axes moved along.
+void prepend_unit_dim_everywhere(Case& c);
+// One more entry in every per-dimension parameter than the tensors have dimensions.
+void append_param_entry(Case& c);
+// A DIMCOUNT rule of per-dimension parameters broken one of three ways: the output or the input
+// one rank higher, or the parameters one entry longer.
+void break_dimension_count(Case& c, Choices& choices);
+// Another type legal for the role (so that only a match rule breaks), or any other type.
+DataType other_type(const Case& c, Role role, DataType current, Choices& choices);
+// Retypes or resizes a tensor, keeping its layout valid and refilling its data.
+void retype(Case& c, Role role, DataType type, Choices& choices);
+void resize(Case& c, Role role, uint32_t dim, uint32_t size, Choices& choices);
+void ensure_strides(TensorDesc& t);
+Role pick_role(const Case& c, Choices& choices);
+uint32_t pick_dim(const TensorDesc& t, Choices& choices);
+// One output dimension one larger.
+void grow_output(Case& c, Choices& choices);
+// The output retyped away from the input's type (a DTYPE_MATCH rule).
+void output_type_differs(Case& c, Choices& choices);
+// The base case has some dimension of size >= 2 (on any tensor / on the output).
+bool has_big_dim(const Case& c);
+bool has_big_output_dim(const Case& c);
 
 // A case skeleton with the level, op and class set.
 Case new_case(const CaseSpec& spec, OperatorDesc op);
@@ -170,7 +237,5 @@ Case new_case(const CaseSpec& spec, OperatorDesc op);
 // get 0, which is in range for every dimension).
 void refresh_total_bytes(TensorDesc& t);
 void refill_input(Case& c, Role role, uint64_t seed);
-// Which data member holds a role's logical data.
-Bytes& data_of(Case& c, Role role);
 
 }  // namespace dmlcert::props

@@ -56,9 +56,7 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   return c;
 }
 
-}  // namespace
-
-rc::Gen<Case> gather_elements_case(const CaseSpec& spec) {
+rc::Gen<Case> valid(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   const bool broadcast = spec.allow_broadcast_inputs;
   return rc::gen::apply(
@@ -74,6 +72,52 @@ rc::Gen<Case> gather_elements_case(const CaseSpec& spec) {
       rc::gen::construct<GatherData>(
           fill_gen(spec.mode), raw(),
           spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));
+}
+
+
+}  // namespace
+
+OperatorGenerators gather_elements_generators() {
+  OperatorGenerators g;
+  g.valid = valid;
+  g.invalid = {
+      {"GATHERELEMENTS.DIMCOUNT", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) { prepend_unit(*tensor(c.op, choices.coin() ? Role::OUTPUT : Role::INDICES)); }},
+      {"GATHERELEMENTS.AXIS_RANGE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<GatherElementsDesc>(c);
+         d.axis = d.input.rank() + static_cast<uint32_t>(choices.below(3));
+       }},
+      {"GATHERELEMENTS.INDICES_SHAPE", nullptr, [](CaseSpec& s) { s.min_rank = 2; }, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<GatherElementsDesc>(c);
+         uint32_t i = static_cast<uint32_t>(choices.below(d.input.rank() - 1));
+         if (i >= d.axis) ++i;
+         // The output follows the indices, so that only INDICES_SHAPE breaks.
+         resize(c, Role::INDICES, i, d.indices.sizes[i] + 1, choices);
+         resize(c, Role::OUTPUT, i, d.output.sizes[i] + 1, choices);
+       }},
+      {"GATHERELEMENTS.OUTPUT_SHAPE", nullptr, nullptr, nullptr, grow_output},
+      {"GATHERELEMENTS.DTYPE_MATCH", nullptr, nullptr, nullptr, output_type_differs},
+  };
+  g.unspecified = {
+      {"GATHERELEMENTS.INDEX_RANGE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<GatherElementsDesc>(c);
+         auto values = decode_indices(d.indices.type, c.data.indices);
+         const int64_t extent = d.input.sizes[d.axis];
+         const bool below = is_signed_integer(d.indices.type) && choices.coin();
+         int64_t bad = below ? -extent - 1 - static_cast<int64_t>(choices.below(3))
+                             : extent + static_cast<int64_t>(choices.below(3));
+         if (below && c.level < FeatureLevel::L3_0) bad = -1;  // before 3_0 every negative value is out
+         // Element 0 always keeps its value under 0-stride sharing.
+         values[0] = bad;
+         if (values.size() > 1 && choices.coin()) values[choices.below(values.size())] = bad;
+         c.data.indices = encode_indices(d.indices.type, values);
+         share_broadcast_elements(d.indices, c.data.indices);
+       }},
+  };
+  return g;
 }
 
 }  // namespace dmlcert::props

@@ -70,6 +70,9 @@ rc::Gen<Case> valid_case_for_target(const CellTarget& target, FeatureLevel level
 // (op, function, role, type, rank) is a cell of support_cells(table_level(level))).
 std::vector<SupportCell> cells_of(const Case& c);
 
+// A seed derived from two others (splitmix64): the seed of case `index` of a run, say.
+uint64_t mix_seed(uint64_t a, uint64_t b);
+
 // Deterministic sampling outside a property: the same (gen, seed, size) gives the same case.
 rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size);
 

@@ -2,8 +2,11 @@
 // are class U), listed in any order, output sizes 1 on reduced axes (REDUCE.OUTPUT_SIZES), and
 // data that keeps every result and partial result valid (fill.cpp).
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "build.h"
+#include "dmlcert/reduce_groups.h"
 
 namespace dmlcert::props {
 namespace {
@@ -49,9 +52,9 @@ Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out
   return c;
 }
 
-rc::Gen<Case> reduce_case_with(const CaseSpec& spec, ReduceFunction f) {
+rc::Gen<Case> valid(const CaseSpec& spec) {
   CaseSpec s = spec;
-  s.function = f;
+  const ReduceFunction f = *spec.function;  // case_for_spec picks one
   const RankRange ranks = rank_range(s);
   const auto in_types = role_types(s, Role::INPUT);
   // MULTIPLY's exact fill bounds the product over the whole tensor; a 0-stride input would repeat
@@ -71,33 +74,114 @@ rc::Gen<Case> reduce_case_with(const CaseSpec& spec, ReduceFunction f) {
       layout_gen(true, broadcast), layout_gen(false), fill_gen(s.mode));
 }
 
-}  // namespace
-
-// The functions that can produce a case matching the spec (its fixed types) at its level.
-std::vector<ReduceFunction> reduce_functions_for(const CaseSpec& spec) {
-  std::vector<ReduceFunction> out;
-  for (ReduceFunction f : kAllReduceFunctions) {
-    if (spec.function && f != *spec.function) continue;
-    CaseSpec s = spec;
-    s.function = f;
-    const auto in = role_types(s, Role::INPUT);
-    if (in.empty()) continue;
-    if (spec.data_type && std::find(in.begin(), in.end(), *spec.data_type) == in.end()) continue;
-    if (spec.index_type) {
-      const auto out_types = role_types(s, Role::OUTPUT);
-      if (!is_arg_function(f) ||
-          std::find(out_types.begin(), out_types.end(), *spec.index_type) == out_types.end())
-        continue;
-    }
-    out.push_back(f);
-  }
+std::vector<DataType> integer_types(const std::vector<DataType>& types) {
+  std::vector<DataType> out;
+  for (DataType t : types)
+    if (!is_float(t)) out.push_back(t);
   return out;
 }
 
-rc::Gen<Case> reduce_case(const CaseSpec& spec) {
-  if (spec.function) return reduce_case_with(spec, *spec.function);
-  return rc::gen::mapcat(rc::gen::elementOf(reduce_functions_for(spec)),
-                         [spec](ReduceFunction f) { return reduce_case_with(spec, f); });
+uint64_t reduced_count(const ReduceDesc& d) {
+  uint64_t n = 1;
+  for (uint32_t a : axis_set(d.axes)) n *= d.input.sizes[a];
+  return n;
+}
+
+void fill_with_max(Case& c) {
+  TensorDesc& in = *tensor(c.op, Role::INPUT);
+  const size_t es = element_size(in.type);
+  for (size_t i = 0; i + es <= c.data.input.size(); i += es)
+    dispatch(in.type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!is_float_v<T>) store<T>(c.data.input.data() + i, std::numeric_limits<T>::max());
+    });
+}
+
+}  // namespace
+
+OperatorGenerators reduce_generators() {
+  OperatorGenerators g;
+  g.valid = valid;
+  g.invalid = {
+      {"OP.FUNCTION", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         as<ReduceDesc>(c).function = static_cast<ReduceFunction>(kReduceFunctionCount + choices.below(100));
+       }},
+      {"REDUCE.DIMCOUNT", nullptr, nullptr, nullptr,
+       [](Case& c, Choices&) { prepend_unit(*tensor(c.op, Role::OUTPUT)); }},
+      {"REDUCE.AXIS_RANGE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ReduceDesc>(c);
+         d.axes[choices.below(d.axes.size())] = d.input.rank() + static_cast<uint32_t>(choices.below(3));
+       }},
+      {"REDUCE.OUTPUT_SIZES", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ReduceDesc>(c);
+         const uint32_t i = pick_dim(d.output, choices);
+         const bool reduced = std::find(d.axes.begin(), d.axes.end(), i) != d.axes.end();
+         resize(c, Role::OUTPUT, i, reduced ? 2 : d.output.sizes[i] + 1, choices);
+       }},
+      {"REDUCE.DTYPE_MATCH", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ReduceDesc>(c);
+         if (is_arg_function(d.function))
+           retype(c, Role::OUTPUT, choices.coin() ? DataType::FLOAT16 : DataType::FLOAT32, choices);
+         else
+           retype(c, Role::OUTPUT, other_type(c, Role::OUTPUT, d.input.type, choices), choices);
+       }},
+  };
+  g.unspecified = {
+      {"REDUCE.AXES_EMPTY", nullptr, nullptr, nullptr,
+       [](Case& c, Choices&) {
+         auto& d = as<ReduceDesc>(c);
+         d.axes.clear();
+         d.output.sizes = d.input.sizes;
+         d.output.strides.reset();
+         refresh_total_bytes(d.output);
+       }},
+      {"REDUCE.AXES_DUPLICATE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ReduceDesc>(c);
+         const uint32_t a = d.axes[choices.below(d.axes.size())];
+         d.axes.insert(d.axes.begin() + static_cast<ptrdiff_t>(choices.below(d.axes.size() + 1)), a);
+       }},
+      {"REDUCE.INT_OVERFLOW",
+       [](OpKind op, FeatureLevel l) {
+         if (l < introduced_at(op)) return false;
+         CaseSpec s;
+         s.level = l, s.op = op, s.function = ReduceFunction::SUM;
+         return !integer_types(role_types(s, Role::INPUT)).empty();
+       },
+       [](CaseSpec& s) { s.function = ReduceFunction::SUM; },
+       [](const Case& c) {
+         const auto& d = std::get<ReduceDesc>(c.op);
+         return !is_float(d.input.type) && reduced_count(d) >= 2;
+       },
+       // Two maxima in every group already leave the type's range.
+       [](Case& c, Choices&) { fill_with_max(c); }},
+      {"REDUCE.NONFINITE", nullptr, [](CaseSpec& s) { s.data_type = DataType::FLOAT32; }, nullptr,
+       [](Case& c, Choices& choices) {
+         TensorDesc& in = *tensor(c.op, Role::INPUT);
+         in.type = choices.coin() ? DataType::FLOAT16 : DataType::FLOAT32;
+         refresh_total_bytes(in);
+         auto& d = as<ReduceDesc>(c);
+         if (!is_arg_function(d.function)) {  // ARG* outputs keep their index type
+           d.output.type = in.type;
+           refresh_total_bytes(d.output);
+         }
+         const uint64_t n = element_count(in.sizes).value_or(0);
+         c.data.input =
+             fill_reduce(d.function, in.type, n, reduced_count(d), FillSpec{DataMode::Exact, choices.next(), 3});
+         const double specials[] = {std::nan(""), INFINITY, -INFINITY};
+         const size_t es = element_size(in.type);
+         // Element 0 always keeps its value under 0-stride sharing.
+         from_double(in.type, specials[choices.below(3)], c.data.input.data());
+         for (uint64_t i = 1; i < n; ++i)
+           if (choices.below(4) == 0) from_double(in.type, specials[choices.below(3)], c.data.input.data() + i * es);
+         share_broadcast_elements(in, c.data.input);
+       }},
+  };
+  return g;
 }
 
 }  // namespace dmlcert::props

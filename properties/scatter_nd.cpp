@@ -111,9 +111,7 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   return c;
 }
 
-}  // namespace
-
-rc::Gen<Case> scatter_nd_case(const CaseSpec& spec) {
+rc::Gen<Case> valid(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
       [spec](DataType type, DataType index_type, const std::vector<ScatterDim>& dims,
@@ -123,6 +121,95 @@ rc::Gen<Case> scatter_nd_case(const CaseSpec& spec) {
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, scatter_dim_gen()),
       scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs), scatter_data_gen(spec));
+}
+
+
+}  // namespace
+
+OperatorGenerators scatter_nd_generators() {
+  OperatorGenerators g;
+  g.valid = valid;
+  g.invalid = {
+      {"SCATTERND.DIMCOUNT", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) { prepend_unit(*tensor(c.op, pick_role(c, choices))); }},
+      {"SCATTERND.DTYPE_MATCH", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         const Role role = choices.coin() ? Role::OUTPUT : Role::UPDATES;
+         retype(c, role, other_type(c, role, tensor(c.op, Role::INPUT)->type, choices), choices);
+       }},
+      {"SCATTERND.INPUT_DIMCOUNT", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         d.input_dimension_count = choices.coin() ? d.input.rank() + 1 : 0;
+       }},
+      {"SCATTERND.INDICES_DIMCOUNT", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         d.indices_dimension_count = choices.coin() ? d.indices.rank() + 1 : 0;
+       }},
+      {"SCATTERND.LEADING_DIMS", nullptr, [](CaseSpec& s) { s.min_rank = 2; }, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         const uint32_t r = d.input.rank();
+         // Strip dimension 0 and make it 2 wide.
+         if (!choices.coin()) {
+           d.input_dimension_count = std::min(d.input_dimension_count, r - 1);
+           d.input.sizes[0] = d.output.sizes[0] = std::max(d.input.sizes[0], 2u);
+           refresh_total_bytes(d.input), refresh_total_bytes(d.output);
+           refill_input(c, Role::INPUT, choices.next());
+         } else {
+           d.indices_dimension_count = std::min(d.indices_dimension_count, r - 1);
+           d.indices.sizes[0] = std::max(d.indices.sizes[0], 2u);
+           refresh_total_bytes(d.indices);
+           refill_input(c, Role::INDICES, choices.next());
+         }
+       }},
+      {"SCATTERND.TUPLE_SIZE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         resize(c, Role::INDICES, d.indices.rank() - 1, d.input.rank() + 1, choices);
+       }},
+      {"SCATTERND.UPDATES_SHAPE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         const TensorDesc& u = *tensor(c.op, Role::UPDATES);
+         const uint32_t dim = pick_dim(u, choices);
+         resize(c, Role::UPDATES, dim, u.sizes[dim] + 1, choices);
+       }},
+      {"SCATTERND.OUTPUT_SHAPE", nullptr, nullptr, nullptr, grow_output},
+  };
+  g.unspecified = {
+      {"SCATTERND.INDEX_RANGE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         const ScatterGeometry geometry = *d.geometry();
+         auto values = decode_indices(d.indices.type, c.data.indices);
+         const size_t pos = choices.below(values.size());
+         const int64_t extent = d.input.sizes[geometry.first_indexed + pos % geometry.k];
+         const bool below = is_signed_integer(d.indices.type) && choices.coin();
+         values[pos] = below ? -extent - 1 - static_cast<int64_t>(choices.below(3))
+                             : extent + static_cast<int64_t>(choices.below(3));
+         if (below && c.level < FeatureLevel::L3_0) values[pos] = -1;  // before 3_0 every negative value is out
+         c.data.indices = encode_indices(d.indices.type, values);
+       }},
+      {"SCATTERND.DUPLICATE", nullptr, nullptr,
+       [](const Case& c) {
+         const auto& d = std::get<ScatterNdDesc>(c.op);
+         return element_count(d.indices.sizes).value_or(0) / d.indices.sizes.back() >= 2;
+       },
+       [](Case& c, Choices& choices) {
+         auto& d = as<ScatterNdDesc>(c);
+         const uint32_t k = d.indices.sizes.back();
+         auto values = decode_indices(d.indices.type, c.data.indices);
+         const size_t tuples = values.size() / k;
+         const size_t from = choices.below(tuples);
+         size_t to = choices.below(tuples - 1);
+         if (to >= from) ++to;
+         std::copy_n(values.begin() + static_cast<ptrdiff_t>(from * k), k,
+                     values.begin() + static_cast<ptrdiff_t>(to * k));
+         c.data.indices = encode_indices(d.indices.type, values);
+       }},
+  };
+  return g;
 }
 
 }  // namespace dmlcert::props

@@ -40,9 +40,7 @@ Case realize(const CaseSpec& spec, DataType type, const std::vector<SliceDim>& d
   return c;
 }
 
-}  // namespace
-
-rc::Gen<Case> slice_case(const CaseSpec& spec) {
+rc::Gen<Case> valid(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
       [spec](DataType type, const std::vector<SliceDim>& dims, uint64_t budget, const LayoutSpec& in_layout,
@@ -51,6 +49,36 @@ rc::Gen<Case> slice_case(const CaseSpec& spec) {
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, slice_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
       layout_gen(false), fill_gen(spec.mode));
+}
+
+
+}  // namespace
+
+OperatorGenerators slice_generators() {
+  OperatorGenerators g;
+  g.valid = valid;
+  g.invalid = {
+      {"SLICE.DIMCOUNT", nullptr, nullptr, nullptr, break_dimension_count},
+      {"SLICE.DTYPE_MATCH", nullptr, nullptr, nullptr, output_type_differs},
+      {"SLICE.SIZES_MATCH_OUTPUT", nullptr, nullptr, nullptr, grow_output},
+      {"SLICE.IN_BOUNDS", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<SliceDesc>(c);
+         const uint32_t i = pick_dim(d.input, choices);
+         // The last read lands at or one past the end (a valid case reaches at most
+         // Input.Sizes[i]-1, so the offset stays >= 1 before the shift).
+         const uint32_t reach = d.strides[i] * (d.sizes[i] - 1);
+         d.offsets[i] = d.input.sizes[i] - reach + static_cast<uint32_t>(choices.below(2));
+       }},
+  };
+  g.unspecified = {
+      {"SLICE.STRIDE_ZERO", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<SliceDesc>(c);
+         d.strides[choices.below(d.strides.size())] = 0;
+       }},
+  };
+  return g;
 }
 
 }  // namespace dmlcert::props

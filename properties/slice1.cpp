@@ -49,9 +49,7 @@ Case realize(const CaseSpec& spec, DataType type, const std::vector<Slice1Dim>& 
   return c;
 }
 
-}  // namespace
-
-rc::Gen<Case> slice1_case(const CaseSpec& spec) {
+rc::Gen<Case> valid(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
       [spec](DataType type, const std::vector<Slice1Dim>& dims, uint64_t budget, const LayoutSpec& in_layout,
@@ -60,6 +58,45 @@ rc::Gen<Case> slice1_case(const CaseSpec& spec) {
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, slice1_dim_gen()), budget_gen(), layout_gen(true, spec.allow_broadcast_inputs),
       layout_gen(false), fill_gen(spec.mode));
+}
+
+
+}  // namespace
+
+OperatorGenerators slice1_generators() {
+  OperatorGenerators g;
+  g.valid = valid;
+  g.invalid = {
+      {"SLICE1.DIMCOUNT", nullptr, nullptr, nullptr, break_dimension_count},
+      {"SLICE1.DTYPE_MATCH", nullptr, nullptr, nullptr, output_type_differs},
+      {"SLICE1.WINDOW_EMPTY", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<Slice1Desc>(c);
+         d.input_window_sizes[pick_dim(d.input, choices)] = 0;
+       }},
+      {"SLICE1.WINDOW_BOUNDS", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<Slice1Desc>(c);
+         const uint32_t i = pick_dim(d.input, choices);
+         d.input_window_offsets[i] =
+             d.input.sizes[i] - d.input_window_sizes[i] + 1 + static_cast<uint32_t>(choices.below(2));
+       }},
+      {"SLICE1.STRIDE_ZERO", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<Slice1Desc>(c);
+         d.input_window_strides[pick_dim(d.input, choices)] = 0;
+       }},
+      {"SLICE1.OUTPUT_SIZE", nullptr, nullptr, nullptr,
+       [](Case& c, Choices& choices) {
+         auto& d = as<Slice1Desc>(c);
+         const uint32_t i = pick_dim(d.input, choices);
+         const int64_t s = d.input_window_strides[i];
+         const uint32_t most =
+             1 + static_cast<uint32_t>((d.input_window_sizes[i] - 1) / static_cast<uint64_t>(s < 0 ? -s : s));
+         resize(c, Role::OUTPUT, i, most + 1, choices);
+       }},
+  };
+  return g;
 }
 
 }  // namespace dmlcert::props

@@ -90,15 +90,11 @@ void refresh_total_bytes(TensorDesc& t) {
   t.total_bytes = min_implied_bytes(t).value_or(0);
 }
 
-Bytes& data_of(Case& c, Role role) {
-  return role == Role::INDICES ? c.data.indices : (role == Role::UPDATES ? c.data.updates : c.data.input);
-}
-
 void refill_input(Case& c, Role role, uint64_t seed) {
   const TensorDesc* t = tensor(c.op, role);
   if (!t || !is_input_role(role)) return;
   const uint64_t n = element_count(t->sizes).value_or(0);
-  Bytes& data = data_of(c, role);
+  Bytes& data = c.data.of(role);
   if (role == Role::INDICES) {
     data = is_integer(t->type) ? encode_indices(t->type, std::vector<int64_t>(n, 0))
                                : Bytes(n * element_size(t->type), std::byte{0});
@@ -108,34 +104,65 @@ void refill_input(Case& c, Role role, uint64_t seed) {
   }
 }
 
+rc::Gen<std::vector<uint32_t>> choices_gen() {
+  return rc::gen::container<std::vector<uint32_t>>(8, raw());
+}
+
+const OperatorGenerators& generators_of(OpKind op) {
+  static const std::vector<OperatorGenerators> all = [] {
+    std::vector<OperatorGenerators> v;
+#define DMLCERT_OPERATOR_GENERATORS(KIND, stem, Desc) v.push_back(stem##_generators());
+    DMLCERT_FOR_EACH_OPERATOR(DMLCERT_OPERATOR_GENERATORS)
+#undef DMLCERT_OPERATOR_GENERATORS
+    return v;
+  }();
+  return all.at(static_cast<size_t>(op));
+}
+
+namespace {
+
+bool has(const std::vector<DataType>& types, std::optional<DataType> t) {
+  return !types.empty() && (!t || std::find(types.begin(), types.end(), *t) != types.end());
+}
+
+// Whether the spec's fixed types fit its function (or its operator without one): the data type
+// on every data role at once, the index type on the roles typed separately.
+bool types_fit(const CaseSpec& spec) {
+  std::vector<Role> data_roles;
+  std::optional<Role> index_role;
+  for (Role r : roles(spec.op))
+    (typed_separately(spec.op, spec.function, r) ? (void)(index_role = r) : data_roles.push_back(r));
+  if (!has(common_types(spec, data_roles), spec.data_type)) return false;
+  if (spec.index_type && !index_role) return false;
+  return !index_role || has(role_types(spec, *index_role), spec.index_type);
+}
+
+}  // namespace
+
+std::vector<ReduceFunction> functions_for(const CaseSpec& spec) {
+  std::vector<ReduceFunction> out;
+  for (const auto& f : functions_of(spec.op)) {
+    if (!f || (spec.function && *f != *spec.function)) continue;
+    CaseSpec s = spec;
+    s.function = f;
+    if (!rank_range(s).empty() && types_fit(s)) out.push_back(*f);
+  }
+  return out;
+}
+
 bool spec_satisfiable(const CaseSpec& spec) {
   if (spec.level < introduced_at(spec.op)) return false;
-  if (spec.op == OpKind::REDUCE && !spec.function) return !reduce_functions_for(spec).empty();
-  if (rank_range(spec).empty()) return false;
-  const auto has = [](const std::vector<DataType>& types, std::optional<DataType> t) {
-    return !types.empty() && (!t || std::find(types.begin(), types.end(), *t) != types.end());
-  };
-  switch (spec.op) {
-    case OpKind::SCATTER_ND:
-      return has(common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT}), spec.data_type) &&
-             has(role_types(spec, Role::INDICES), spec.index_type);
-    case OpKind::GATHER_ELEMENTS:
-      return has(common_types(spec, {Role::INPUT, Role::OUTPUT}), spec.data_type) &&
-             has(role_types(spec, Role::INDICES), spec.index_type);
-    case OpKind::REDUCE: return !reduce_functions_for(spec).empty();
-    default: return has(common_types(spec, {Role::INPUT, Role::OUTPUT}), spec.data_type);
-  }
+  if (has_function(spec.op)) return !functions_for(spec).empty();
+  return !rank_range(spec).empty() && types_fit(spec);
 }
 
 rc::Gen<Case> case_for_spec(const CaseSpec& spec) {
-  switch (spec.op) {
-    case OpKind::SLICE: return slice_case(spec);
-    case OpKind::SLICE1: return slice1_case(spec);
-    case OpKind::SCATTER_ND: return scatter_nd_case(spec);
-    case OpKind::REDUCE: return reduce_case(spec);
-    case OpKind::GATHER_ELEMENTS: return gather_elements_case(spec);
-  }
-  return slice_case(spec);
+  if (!has_function(spec.op) || spec.function) return generators_of(spec.op).valid(spec);
+  return rc::gen::mapcat(rc::gen::elementOf(functions_for(spec)), [spec](ReduceFunction f) {
+    CaseSpec s = spec;
+    s.function = f;
+    return generators_of(s.op).valid(s);
+  });
 }
 
 }  // namespace dmlcert::props

@@ -9,16 +9,12 @@ namespace {
 
 std::vector<OpKind> ops_at(FeatureLevel level, const std::vector<OpKind>& ops) {
   std::vector<OpKind> out;
-  for (OpKind op : kAllOps)
+  for (OpKind op : all_ops())
     if (level >= introduced_at(op) && (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()))
       out.push_back(op);
   return out;
 }
 
-// The role whose type is the "index type" of a case: indices, or the ARGMAX/ARGMIN output.
-bool is_index_role(OpKind op, std::optional<ReduceFunction> f, Role role) {
-  return role == Role::INDICES || (op == OpKind::REDUCE && f && is_arg_function(*f) && role == Role::OUTPUT);
-}
 
 }  // namespace
 
@@ -48,7 +44,7 @@ rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, D
   spec.function = cell.function;
   spec.rank = cell.rank;
   spec.mode = mode;
-  if (is_index_role(cell.op, cell.function, cell.role))
+  if (typed_separately(cell.op, cell.function, cell.role))
     spec.index_type = cell.type;
   else
     spec.data_type = cell.type;
@@ -58,17 +54,14 @@ rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, D
 std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKind>& ops) {
   std::vector<CellTarget> targets;
   for (OpKind op : ops_at(level, ops)) {
-    std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
-    if (op == OpKind::REDUCE)
-      functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
-    for (const auto& f : functions) {
+    for (const auto& f : functions_of(op)) {
       CaseSpec spec;
       spec.level = level;
       spec.op = op;
       spec.function = f;
       const RankRange ranks = rank_range(spec);
       std::vector<Role> data_roles, index_roles;
-      for (Role r : roles(op)) (is_index_role(op, f, r) ? index_roles : data_roles).push_back(r);
+      for (Role r : roles(op)) (typed_separately(op, f, r) ? index_roles : data_roles).push_back(r);
       const auto data_types = common_types(spec, data_roles);
       const auto index_types =
           index_roles.empty() ? std::vector<DataType>{} : role_types(spec, index_roles[0]);

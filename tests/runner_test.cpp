@@ -88,7 +88,7 @@ ExecResult reject_after_writing_a_byte(const OperatorDesc&, FeatureLevel, const 
       Status::InvalidArgument, Fault::None, "rejected", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
 }
 ExecResult crash(const OperatorDesc&, FeatureLevel, const Bindings&) {
-  return ExecResult{Status::Error, Fault::Crash, "signal 11", {}};
+  return exec_result(Status::Error, Fault::Crash, "signal 11");
 }
 ExecResult write_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
   const_cast<std::byte*>(b.input.data)[0] = std::byte{1};

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dmlcert/support.h"
+#include "dmlcert/validate.h"
 #include "optimized/optimized.h"
 #include "optimized/thread_pool.h"
 
@@ -40,30 +41,14 @@ class OptimizedBackend final : public Backend {
       return rejection(Status::InvalidArgument, std::move(message), v.invalid);
     }
     // Every kernel may touch any byte up to a tensor's minimum implied size; never beyond a binding.
-    for (Role role : roles(op_kind(desc))) {
-      const TensorDesc& t = *tensor(desc, role);
-      const uint64_t need = min_implied_bytes(t).value_or(UINT64_MAX);
-      const uint64_t have = is_input_role(role) ? b.of(role).size : b.output.size;
-      const bool null = is_input_role(role) ? b.of(role).data == nullptr : b.output.data == nullptr;
-      if (have < need || null)
-        return rejection(Status::InvalidArgument, "the " + std::string(dmlcert::name(role)) +
-                                                      " binding holds " + std::to_string(have) +
-                                                      " bytes, the tensor needs " + std::to_string(need));
-    }
+    if (auto short_bindings = binding_violations(desc, b); !short_bindings.empty())
+      return rejection(Status::InvalidArgument, "bindings too small: " + short_bindings.front().message,
+                       short_bindings);
     // Outputs whose strides alias (class U) run on one thread: no two threads race on an element.
     std::optional<SerialScope> serial;
     if (v.has("T.OUTPUT_OVERLAP")) serial.emplace();
     try {
-      return std::visit(
-          [&](const auto& d) -> ExecResult {
-            using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, SliceDesc>) return slice(d, b);
-            if constexpr (std::is_same_v<D, Slice1Desc>) return slice1(d, b);
-            if constexpr (std::is_same_v<D, ScatterNdDesc>) return scatter_nd(d, level, b);
-            if constexpr (std::is_same_v<D, ReduceDesc>) return reduce(d, b);
-            if constexpr (std::is_same_v<D, GatherElementsDesc>) return gather_elements(d, level, b);
-          },
-          desc);
+      return visit(desc, [&](const auto& d) { return optimized::execute(d, level, b); });
     } catch (const std::exception& e) {
       return rejection(Status::Error, std::string("optimized backend: ") + e.what());
     }

@@ -1,5 +1,7 @@
 #include "optimized/indices.h"
 
+#include "dmlcert/validate.h"
+
 #include <span>
 
 namespace dmlcert::optimized {

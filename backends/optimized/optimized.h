@@ -19,12 +19,11 @@ unsigned thread_count();
 // while another thread is executing on the backend.
 void set_thread_count(unsigned threads);
 
-// One entry point per operator (one file each). They assume the descriptor passed validate()
-// without class I findings and that each binding is at least its tensor's minimum size.
-ExecResult slice(const SliceDesc& d, const Bindings& b);
-ExecResult slice1(const Slice1Desc& d, const Bindings& b);
-ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b);
-ExecResult reduce(const ReduceDesc& d, const Bindings& b);
-ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b);
+// One entry point per operator, in the operator's own file. The descriptor passed validate()
+// without class I findings and each binding holds at least its tensor's minimum implied size.
+#define DMLCERT_OPTIMIZED_OPERATOR(KIND, stem, Desc) \
+  ExecResult execute(const Desc& d, FeatureLevel level, const Bindings& b);
+DMLCERT_FOR_EACH_OPERATOR(DMLCERT_OPTIMIZED_OPERATOR)
+#undef DMLCERT_OPTIMIZED_OPERATOR
 
 }  // namespace dmlcert::optimized

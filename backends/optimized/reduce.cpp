@@ -6,7 +6,7 @@ namespace dmlcert::optimized {
 
 using namespace reduce_detail;
 
-ExecResult reduce(const ReduceDesc& d, const Bindings& b) {
+ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   const Plan plan = make_plan(d);
   ExecResult r;
   // ARG* indices are kept in 32 bits; only a broadcast input can have 2^32 elements per output.

@@ -6,7 +6,7 @@
 
 namespace dmlcert::optimized {
 
-ExecResult slice1(const Slice1Desc& d, const Bindings& b) {
+ExecResult execute(const Slice1Desc& d, FeatureLevel, const Bindings& b) {
   const auto in_strides = effective_strides(d.input);
   const auto out_strides = effective_strides(d.output);
   LoopNest nest;

@@ -1,5 +1,6 @@
 #include "plugin/abi_convert.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dmlcert::plugin {
@@ -11,33 +12,64 @@ constexpr uint32_t kAbiDataTypes[kDataTypeCount] = {
     DMLCERT_DATA_TYPE_UINT32,  DMLCERT_DATA_TYPE_UINT16,  DMLCERT_DATA_TYPE_UINT8};  // DataType order
 
 constexpr uint32_t kAbiLevels[kFeatureLevelCount] = {
-    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1,
-    DMLCERT_FEATURE_LEVEL_3_0, DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0,
-    DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0, DMLCERT_FEATURE_LEVEL_5_1,
-    DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
+    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1, DMLCERT_FEATURE_LEVEL_3_0,
+    DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0, DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0,
+    DMLCERT_FEATURE_LEVEL_5_1, DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
     DMLCERT_FEATURE_LEVEL_6_2, DMLCERT_FEATURE_LEVEL_6_3, DMLCERT_FEATURE_LEVEL_6_4};  // FeatureLevel order
 
-TensorDesc tensor_from_abi(const dmlcert_tensor_desc* t, std::string* error) {
-  TensorDesc out;
+bool tensor_from_abi(const dmlcert_tensor_desc* t, TensorDesc& out, std::string& error) {
   if (t == nullptr) {
-    if (error) *error = "null tensor descriptor";
-    return out;
+    error = "null tensor descriptor";
+    return false;
   }
   auto type = data_type_from_abi(t->data_type);
   if (!type) {
-    if (error) *error = "unknown data type " + std::to_string(t->data_type);
-    return out;
+    error = "unknown data type " + std::to_string(t->data_type);
+    return false;
+  }
+  if (t->dimension_count > 0 && t->sizes == nullptr) {
+    error = "null sizes with a dimension_count of " + std::to_string(t->dimension_count);
+    return false;
   }
   out.type = *type;
   out.sizes.assign(t->sizes, t->sizes + t->dimension_count);
+  out.strides.reset();
   if (t->strides) out.strides = std::vector<uint32_t>(t->strides, t->strides + t->dimension_count);
   out.total_bytes = t->total_tensor_size_in_bytes;
-  return out;
+  return true;
 }
 
-template <class T>
-std::vector<T> array(const T* p, uint32_t n) {
-  return p ? std::vector<T>(p, p + n) : std::vector<T>(n);
+// One parameter into or out of its C member, by its C++ type.
+template <class Abi, class Field>
+void param_to_abi(Abi& abi, const Field& field, const typename Field::Value& v) {
+  using T = typename Field::Value;
+  if constexpr (std::is_same_v<T, ReduceFunction>) {
+    abi.*field.abi = static_cast<uint32_t>(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    abi.*field.abi = v;
+  } else {
+    abi.*field.abi = v.data();
+    abi.*field.abi_count = static_cast<uint32_t>(v.size());
+  }
+}
+
+template <class Abi, class Field>
+bool param_from_abi(const Abi& abi, const Field& field, typename Field::Value& v, std::string& error) {
+  using T = typename Field::Value;
+  if constexpr (std::is_same_v<T, ReduceFunction>) {
+    v = static_cast<ReduceFunction>(abi.*field.abi);
+  } else if constexpr (std::is_integral_v<T>) {
+    v = abi.*field.abi;
+  } else {
+    const auto* p = abi.*field.abi;
+    const uint32_t n = abi.*field.abi_count;
+    if (n > 0 && p == nullptr) {
+      error = "null " + std::string(field.key) + " with a count of " + std::to_string(n);
+      return false;
+    }
+    v.assign(p, p + n);
+  }
+  return true;
 }
 
 }  // namespace
@@ -59,110 +91,69 @@ std::optional<FeatureLevel> feature_level_from_abi(uint32_t l) {
   return std::nullopt;
 }
 uint32_t to_abi(OpKind op) {
-  return static_cast<uint32_t>(op) + DMLCERT_OPERATOR_SLICE;
+  return info(op).abi_type;
 }
 std::optional<OpKind> op_from_abi(uint32_t op) {
-  if (op < DMLCERT_OPERATOR_SLICE || op > DMLCERT_OPERATOR_GATHER_ELEMENTS) return std::nullopt;
-  return static_cast<OpKind>(op - DMLCERT_OPERATOR_SLICE);
-}
-
-void AbiOperator::fill(const TensorDesc& t, dmlcert_tensor_desc& out) {
-  out.data_type = to_abi(t.type);
-  out.dimension_count = t.rank();
-  out.sizes = t.sizes.data();
-  out.strides = t.strides ? t.strides->data() : nullptr;
-  out.total_tensor_size_in_bytes = t.total_bytes;
-  if (t.strides && t.strides->size() != t.sizes.size() && !unrepresentable_)
-    unrepresentable_ =
-        Violation{"T.STRIDES_COUNT", "strides and sizes differ in length; the C ABI has one DimensionCount"};
+  for (OpKind k : all_ops())
+    if (info(k).abi_type == op) return k;
+  return std::nullopt;
 }
 
 AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
-  for (Role r : roles(op_kind(desc_))) fill(*tensor(desc_, r), tensors_[static_cast<size_t>(r)]);
-  auto* in = &tensors_[static_cast<size_t>(Role::INPUT)];
-  auto* idx = &tensors_[static_cast<size_t>(Role::INDICES)];
-  auto* upd = &tensors_[static_cast<size_t>(Role::UPDATES)];
-  auto* out = &tensors_[static_cast<size_t>(Role::OUTPUT)];
-  op_.type = to_abi(op_kind(desc_));
-  auto parallel = [this](std::string rule, size_t a, size_t b, size_t c) {
-    if ((a != b || b != c) && !unrepresentable_)
-      unrepresentable_ =
-          Violation{std::move(rule), "parameter arrays differ in length; the C ABI has one DimensionCount"};
-  };
-  if (auto* d = std::get_if<SliceDesc>(&desc_)) {
-    parallel("SLICE.DIMCOUNT", d->offsets.size(), d->sizes.size(), d->strides.size());
-    u_.slice = {in,
-                out,
-                static_cast<uint32_t>(d->offsets.size()),
-                d->offsets.data(),
-                d->sizes.data(),
-                d->strides.data()};
-    op_.desc = &u_.slice;
-  } else if (auto* d = std::get_if<Slice1Desc>(&desc_)) {
-    parallel("SLICE1.DIMCOUNT", d->input_window_offsets.size(), d->input_window_sizes.size(),
-             d->input_window_strides.size());
-    u_.slice1 = {in,
-                 out,
-                 static_cast<uint32_t>(d->input_window_offsets.size()),
-                 d->input_window_offsets.data(),
-                 d->input_window_sizes.data(),
-                 d->input_window_strides.data()};
-    op_.desc = &u_.slice1;
-  } else if (auto* d = std::get_if<ScatterNdDesc>(&desc_)) {
-    u_.scatter_nd = {in, idx, upd, out, d->input_dimension_count, d->indices_dimension_count};
-    op_.desc = &u_.scatter_nd;
-  } else if (auto* d = std::get_if<ReduceDesc>(&desc_)) {
-    u_.reduce = {static_cast<uint32_t>(d->function), in, out, static_cast<uint32_t>(d->axes.size()),
-                 d->axes.data()};
-    op_.desc = &u_.reduce;
-  } else if (auto* d = std::get_if<GatherElementsDesc>(&desc_)) {
-    u_.gather_elements = {in, idx, out, d->axis};
-    op_.desc = &u_.gather_elements;
-  }
+  visit(desc_, [&](const auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    auto& abi = abi_.template emplace<typename D::Abi>();
+    for_each_tensor_field<D>([&](const auto& field) {
+      const TensorDesc& t = d.*field.member;
+      dmlcert_tensor_desc& out = tensors_[static_cast<size_t>(field.role)];
+      out = {to_abi(t.type), t.rank(), t.sizes.data(), t.strides ? t.strides->data() : nullptr, t.total_bytes};
+      abi.*field.abi = &out;
+      if (t.strides && t.strides->size() != t.sizes.size() && !unrepresentable_)
+        unrepresentable_ =
+            Violation{"T.STRIDES_COUNT", "strides and sizes differ in length; the C ABI has one DimensionCount"};
+    });
+    // Arrays that share a C count member must agree on their length.
+    std::optional<size_t> per_dimension;
+    for_each_param_field<D>([&](const auto& field) {
+      param_to_abi(abi, field, d.*field.member);
+      if constexpr (!std::is_integral_v<typename std::decay_t<decltype(field)>::Value> &&
+                    !std::is_same_v<typename std::decay_t<decltype(field)>::Value, ReduceFunction>) {
+        if (field.kind != ParamKind::PerDimension) return;
+        const size_t n = (d.*field.member).size();
+        if (per_dimension && *per_dimension != n && !unrepresentable_)
+          unrepresentable_ = Violation{std::string(D::kInfo.dimcount_rule),
+                                       "parameter arrays differ in length; the C ABI has one DimensionCount"};
+        per_dimension = n;
+      }
+    });
+    op_.type = D::kInfo.abi_type;
+    op_.desc = &abi;
+  });
 }
 
 std::optional<OperatorDesc> from_abi(const dmlcert_operator_desc& op, std::string* error) {
+  const auto kind = op_from_abi(op.type);
   std::string err;
-  std::optional<OperatorDesc> result;
-  auto t = [&err](const dmlcert_tensor_desc* d) { return tensor_from_abi(d, err.empty() ? &err : nullptr); };
-  if (op.desc == nullptr) {
-    if (error) *error = "null operator descriptor";
+  if (op.desc == nullptr)
+    err = "null operator descriptor";
+  else if (!kind)
+    err = "unknown operator type " + std::to_string(op.type);
+  if (!err.empty()) {
+    if (error) *error = err;
     return std::nullopt;
   }
-  switch (op.type) {
-    case DMLCERT_OPERATOR_SLICE: {
-      auto& d = *static_cast<const dmlcert_slice_operator_desc*>(op.desc);
-      result = SliceDesc{t(d.input_tensor), t(d.output_tensor), array(d.offsets, d.dimension_count),
-                         array(d.sizes, d.dimension_count), array(d.strides, d.dimension_count)};
-      break;
-    }
-    case DMLCERT_OPERATOR_SLICE1: {
-      auto& d = *static_cast<const dmlcert_slice1_operator_desc*>(op.desc);
-      result = Slice1Desc{
-          t(d.input_tensor), t(d.output_tensor), array(d.input_window_offsets, d.dimension_count),
-          array(d.input_window_sizes, d.dimension_count), array(d.input_window_strides, d.dimension_count)};
-      break;
-    }
-    case DMLCERT_OPERATOR_SCATTER_ND: {
-      auto& d = *static_cast<const dmlcert_scatter_nd_operator_desc*>(op.desc);
-      result = ScatterNdDesc{t(d.input_tensor),  t(d.indices_tensor),     t(d.updates_tensor),
-                             t(d.output_tensor), d.input_dimension_count, d.indices_dimension_count};
-      break;
-    }
-    case DMLCERT_OPERATOR_REDUCE: {
-      auto& d = *static_cast<const dmlcert_reduce_operator_desc*>(op.desc);
-      result = ReduceDesc{static_cast<ReduceFunction>(d.function), t(d.input_tensor), t(d.output_tensor),
-                          array(d.axes, d.axis_count)};
-      break;
-    }
-    case DMLCERT_OPERATOR_GATHER_ELEMENTS: {
-      auto& d = *static_cast<const dmlcert_gather_elements_operator_desc*>(op.desc);
-      result = GatherElementsDesc{t(d.input_tensor), t(d.indices_tensor), t(d.output_tensor), d.axis};
-      break;
-    }
-    default: err = "unknown operator type " + std::to_string(op.type);
-  }
-  if (!err.empty()) {
+  OperatorDesc result = make_desc(*kind);
+  const bool ok = visit(result, [&](auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    const auto& abi = *static_cast<const typename D::Abi*>(op.desc);
+    bool fine = true;
+    for_each_tensor_field<D>([&](const auto& field) {
+      fine = fine && tensor_from_abi(abi.*field.abi, d.*field.member, err);
+    });
+    for_each_param_field<D>([&](const auto& field) { fine = fine && param_from_abi(abi, field, d.*field.member, err); });
+    return fine;
+  });
+  if (!ok) {
     if (error) *error = err;
     return std::nullopt;
   }
@@ -171,7 +162,7 @@ std::optional<OperatorDesc> from_abi(const dmlcert_operator_desc& op, std::strin
 
 void write_message(const std::string& text, char* message, size_t capacity) {
   if (message == nullptr || capacity == 0) return;
-  size_t n = std::min(text.size(), capacity - 1);
+  const size_t n = std::min(text.size(), capacity - 1);
   std::memcpy(message, text.data(), n);
   message[n] = '\0';
 }

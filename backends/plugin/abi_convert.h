@@ -1,16 +1,17 @@
-// Conversions between the C++ model (dmlcert::OperatorDesc, DataType, FeatureLevel) and the C
-// ABI of dmlcert_backend_abi.h. The harness side uses AbiOperator to hand a descriptor to a
-// plugin; plugins written on top of a C++ Backend use from_abi() to get it back.
+// Conversions between the C++ model (OperatorDesc, DataType, FeatureLevel) and the C ABI of
+// dmlcert_backend_abi.h, derived from the operators' declarations (dmlcert/ops/). The harness side
+// uses AbiOperator to hand a descriptor to a plugin; plugins written on top of a C++ Backend use
+// from_abi() to get it back.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "dmlcert/dmlcert_backend_abi.h"
 #include "dmlcert/operators.h"
-#include "dmlcert/validate.h"
-#include "plugin/dmlcert_backend_abi.h"
 
 namespace dmlcert::plugin {
 
@@ -36,17 +37,12 @@ class AbiOperator {
   const dmlcert_operator_desc* get() const { return &op_; }
 
  private:
-  void fill(const TensorDesc& t, dmlcert_tensor_desc& out);
-
   OperatorDesc desc_;
   dmlcert_tensor_desc tensors_[kRoleCount] = {};
-  union {
-    dmlcert_slice_operator_desc slice;
-    dmlcert_slice1_operator_desc slice1;
-    dmlcert_scatter_nd_operator_desc scatter_nd;
-    dmlcert_reduce_operator_desc reduce;
-    dmlcert_gather_elements_operator_desc gather_elements;
-  } u_ = {};
+  // One C struct per operator, by the declarations' `Abi` types.
+  template <class... Ds>
+  static std::variant<typename Ds::Abi...> abi_structs(std::variant<Ds...>*);
+  decltype(abi_structs(static_cast<OperatorDesc*>(nullptr))) abi_;
   dmlcert_operator_desc op_ = {};
   std::optional<Violation> unrepresentable_;
 };

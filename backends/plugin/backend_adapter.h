@@ -9,7 +9,7 @@
 #include <string>
 
 #include "dmlcert/backend.h"
-#include "plugin/dmlcert_backend_abi.h"
+#include "dmlcert/dmlcert_backend_abi.h"
 
 namespace dmlcert::plugin {
 

@@ -1,63 +1,80 @@
 // dmlcert-plugin-host: the isolation child. It loads one backend (a plugin through the C ABI, or
-// a built-in by name), maps each call's buffers from shared memory with guard pages, and runs
-// the calls the harness sends over its socket. When the backend faults, the signal handler notes
-// what the address hit in the shared fault page and the process dies; the harness turns that
-// into CRASH or OOB for the case and starts a fresh host.
+// a built-in by name), maps each call's buffers from shared memory behind guard pages
+// (call_memory.h), and runs the calls the harness sends over its socket. After a call its
+// bindings are retired: the pages stay reserved but inaccessible, so a thread the plugin left
+// running faults at its next write and is caught there, named with the call it belongs to.
+// When the backend faults, the signal handler notes what the address hit in the shared fault
+// page and the process dies; the harness turns that into a result for the right case and starts
+// a fresh host.
 //
-// Usage (started by the harness, not by people): dmlcert-plugin-host SPEC
+// Usage (started by the harness, not by people): dmlcert-plugin-host SPEC PARENT_PID
 // with the socket on descriptor 3 and the shared memory on descriptor 4.
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "dmlcert/backend.h"
+#include "plugin/call_memory.h"
 #include "plugin/plugin_backend.h"
 #include "plugin/wire.h"
+#include "registry.h"
 
 namespace dmlcert::plugin {
 namespace {
 
-// What the signal handler needs, kept in plain globals it may read.
-struct GuardState {
-  uintptr_t arena_begin = 0, arena_end = 0;
-  uintptr_t region_begin[kRoleCount] = {}, region_end[kRoleCount] = {}, data_begin[kRoleCount] = {};
-  bool is_input[kRoleCount] = {};
-  uintptr_t page = 4096;
-  wire::FaultRecord* record = nullptr;
+// What the signal handler reads: plain data, no allocation.
+struct Retired {
+  uintptr_t begin = 0, end = 0;
+  uint64_t call = 0;
 };
-GuardState g_state;
+constexpr size_t kRetiredSlots = 4096;
+struct HandlerState {
+  const GuardedView* current = nullptr;  // the running call's bindings
+  uint64_t call = 0;                     // the running (or last) call
+  Retired retired[kRetiredSlots];        // earlier calls' reserved, inaccessible arenas
+  size_t next_retired = 0;
+  FaultRecord* record = nullptr;
+};
+HandlerState g_state;
 
 void on_fault(int sig, siginfo_t* info, void*) {
-  const GuardState& s = g_state;
-  auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  HandlerState& s = g_state;
+  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
   Fault fault = Fault::Crash;
   uint32_t role = kRoleCount;
-  if (addr >= s.arena_begin && addr < s.arena_end) {
-    fault = Fault::OutOfBounds;  // a guard page or a canary
-    for (uint32_t r = 0; r < kRoleCount; ++r) {
-      if (s.region_end[r] == 0) continue;
-      if (addr >= s.data_begin[r] && addr < s.region_end[r]) {
-        role = r;
-        // Inside an input binding, which is mapped read-only: only a write faults there.
-        if (s.is_input[r]) fault = Fault::InputWritten;
-      } else if (addr >= s.region_begin[r] && addr < s.region_end[r] + s.page) {
-        role = r;  // its canary, or the guard page right after it
-      }
+  int64_t offset = 0;
+  uint64_t call = s.call;
+  if (s.current) {
+    const GuardedView::Hit hit = s.current->locate(addr);
+    if (hit.in_arena) {
+      fault = hit.in_input_data ? Fault::InputWritten : Fault::OutOfBounds;
+      role = hit.role;
+      offset = hit.offset;
     }
   }
+  if (fault == Fault::Crash)
+    for (const Retired& r : s.retired)
+      if (addr >= r.begin && addr < r.end) {
+        fault = Fault::LateWrite;
+        call = r.call;
+        offset = static_cast<int64_t>(addr - r.begin);
+      }
   if (s.record) {
     s.record->fault = static_cast<uint32_t>(fault);
     s.record->signal = static_cast<uint32_t>(sig);
     s.record->role = role;
     s.record->address = addr;
     s.record->code = info->si_code;
-    s.record->offset = role < kRoleCount ? static_cast<int64_t>(addr - s.data_begin[role]) : 0;
-    s.record->magic = wire::FaultRecord::kMagic;
+    s.record->offset = offset;
+    s.record->call = call;
+    s.record->magic = FaultRecord::kMagic;
   }
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -78,49 +95,14 @@ void install_handlers() {
   ::sigaction(SIGBUS, &sa, nullptr);
 }
 
-// Maps a call's regions into a PROT_NONE arena: guard page, region, guard page, region, ...
-// Inputs are read-only; the output is read-write. Returns false when mapping fails.
-bool map_call(const wire::CallLayout& layout, Bindings& b) {
-  uint64_t page = g_state.page, arena_bytes = page;
-  for (const auto& r : layout.regions)
-    if (r.present) arena_bytes += r.bytes + page;
-  void* arena = ::mmap(nullptr, arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (arena == MAP_FAILED) return false;
-  auto base = reinterpret_cast<uintptr_t>(arena);
-  g_state.arena_begin = base;
-  g_state.arena_end = base + arena_bytes;
-  uint64_t at = page;
-  for (uint32_t i = 0; i < kRoleCount; ++i) {
-    const auto& r = layout.regions[i];
-    g_state.region_begin[i] = g_state.region_end[i] = g_state.data_begin[i] = 0;
-    if (!r.present) continue;
-    Role role = static_cast<Role>(i);
-    int prot = is_input_role(role) ? PROT_READ : PROT_READ | PROT_WRITE;
-    void* p = ::mmap(reinterpret_cast<void*>(base + at), r.bytes, prot, MAP_SHARED | MAP_FIXED, wire::kMemFd,
-                     static_cast<off_t>(r.offset));
-    if (p == MAP_FAILED) return false;
-    g_state.region_begin[i] = base + at;
-    g_state.region_end[i] = base + at + r.bytes;
-    g_state.data_begin[i] = base + at + r.bytes - r.size;
-    g_state.is_input[i] = is_input_role(role);
-    auto* data = reinterpret_cast<std::byte*>(g_state.data_begin[i]);
-    switch (role) {
-      case Role::INPUT: b.input = {data, r.size}; break;
-      case Role::INDICES: b.indices = {data, r.size}; break;
-      case Role::UPDATES: b.updates = {data, r.size}; break;
-      case Role::OUTPUT: b.output = {data, r.size}; break;
-    }
-    at += r.bytes + page;
-  }
-  return true;
-}
-
-void unmap_call() {
-  if (g_state.arena_end)
-    ::munmap(reinterpret_cast<void*>(g_state.arena_begin), g_state.arena_end - g_state.arena_begin);
-  g_state.arena_begin = g_state.arena_end = 0;
-  for (uint32_t i = 0; i < kRoleCount; ++i)
-    g_state.region_begin[i] = g_state.region_end[i] = g_state.data_begin[i] = 0;
+// Keeps a finished call's arena reserved and inaccessible instead of unmapping it, so that the
+// address range is never handed to a later call: a late write faults, and names its call.
+void retire(uintptr_t begin, uintptr_t bytes, uint64_t call) {
+  ::mmap(reinterpret_cast<void*>(begin), bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+         -1, 0);
+  Retired& slot = g_state.retired[g_state.next_retired++ % kRetiredSlots];
+  if (slot.end) ::munmap(reinterpret_cast<void*>(slot.begin), slot.end - slot.begin);  // the oldest goes
+  slot = {begin, begin + bytes, call};
 }
 
 void send_hello(Backend* backend, const std::string& error) {
@@ -134,42 +116,48 @@ void send_hello(Backend* backend, const std::string& error) {
   w.str(backend->name());
   w.u8(static_cast<uint8_t>(backend->max_feature_level()));
   w.u8(backend->reports_rules());
-  for (OpKind op : kAllOps) {
-    int functions = op == OpKind::REDUCE ? kReduceFunctionCount : 1;
-    for (int f = 0; f < functions; ++f) {
-      std::optional<ReduceFunction> fn;
-      if (op == OpKind::REDUCE) fn = kAllReduceFunctions[f];
+  for (OpKind op : all_ops()) {
+    std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
+    if (has_function(op)) functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
+    for (const auto& fn : functions)
       for (DataType t : kAllDataTypes) w.u8(backend->implements(op, fn, t));
-    }
   }
   wire::send_frame(wire::kSocketFd, w.bytes());
 }
 
-int serve(Backend& backend) {
+ExecResult run_call(Backend& backend, wire::Reader& rd, uint64_t page) {
+  const uint8_t level = rd.u8();
+  auto desc = rd.desc();
+  const CallLayout layout = wire::read_layout(rd);
+  if (!rd.ok() || !desc || level >= kFeatureLevelCount)
+    return exec_result(Status::Error, Fault::None, "plugin host: malformed request");
+  std::string why;
+  std::unique_ptr<GuardedView> view = GuardedView::map(wire::kMemFd, layout, page, &why);
+  if (!view) return exec_result(Status::Error, Fault::None, "plugin host: " + why);
+  g_state.current = view.get();
+  ExecResult result = backend.execute(*desc, static_cast<FeatureLevel>(level), view->bindings());
+  g_state.current = nullptr;
+  const auto [begin, bytes] = view->release();
+  retire(begin, bytes, g_state.call);
+  return result;
+}
+
+int serve(Backend& backend, uint64_t page) {
   std::string request;
   while (wire::recv_frame(wire::kSocketFd, request, -1) == wire::Io::Ok) {
     wire::Reader rd(request);
-    uint8_t level = rd.u8();
-    auto desc = rd.desc();
-    wire::CallLayout layout = wire::read_layout(rd);
-    ExecResult result;
-    Bindings b;
-    if (!rd.ok() || !desc || level >= kFeatureLevelCount) {
-      result = {Status::Error, Fault::None, "plugin host: malformed request", {}};
-    } else if (!map_call(layout, b)) {
-      result = {Status::Error,
-                Fault::None,
-                std::string("plugin host: cannot map buffers: ") + std::strerror(errno),
-                {}};
-    } else {
-      result = backend.execute(*desc, static_cast<FeatureLevel>(level), b);
-    }
-    unmap_call();
+    const auto kind = static_cast<wire::Request>(rd.u8());
     wire::Writer w;
-    w.u32(static_cast<uint32_t>(result.status));
-    w.str(result.message);
-    w.u32(static_cast<uint32_t>(result.violations.size()));
-    for (const auto& v : result.violations) w.str(v.rule), w.str(v.message);
+    if (kind == wire::Request::Call) {
+      g_state.call = rd.u64();
+      const ExecResult result = run_call(backend, rd, page);
+      w.u32(static_cast<uint32_t>(result.status));
+      w.str(result.message);
+      w.u32(static_cast<uint32_t>(result.violations.size()));
+      for (const auto& v : result.violations) w.str(v.rule), w.str(v.message);
+    }
+    // Ping: the empty answer says the process is alive.
+    std::fflush(stdout);
     if (wire::send_frame(wire::kSocketFd, w.bytes()) != wire::Io::Ok) break;
   }
   return 0;
@@ -181,28 +169,31 @@ int serve(Backend& backend) {
 int main(int argc, char** argv) {
   using namespace dmlcert;
   using namespace dmlcert::plugin;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: dmlcert-plugin-host SPEC (started by dmlcert, fds 3 and 4)\n");
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: dmlcert-plugin-host SPEC PARENT_PID (started by dmlcert, fds 3 and 4)\n");
     return 2;
   }
-  g_state.page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  void* record = ::mmap(nullptr, g_state.page, PROT_READ | PROT_WRITE, MAP_SHARED, wire::kMemFd, 0);
+  // Never outlive dmlcert: killed when the parent dies, and gone at once if it already has.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (std::to_string(::getppid()) != argv[2]) return 1;
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  void* record = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, wire::kMemFd, 0);
   if (record == MAP_FAILED) {
     std::perror("dmlcert-plugin-host: shared memory");
     return 2;
   }
-  g_state.record = static_cast<wire::FaultRecord*>(record);
+  g_state.record = static_cast<FaultRecord*>(record);
   install_handlers();
 
-  std::string spec = argv[1], error;
+  const std::string spec = argv[1];
+  std::string error;
   std::unique_ptr<Backend> backend;
-  if (spec.rfind("plugin:", 0) == 0) {
+  if (spec.starts_with("plugin:"))
     backend = load_plugin(spec.substr(7), &error);
-  } else {
-    backend = make_backend(spec, &error);
-  }
+  else
+    backend = backends::make_builtin(spec);
   if (backend == nullptr && error.empty()) error = "backend '" + spec + "' is not available";
   send_hello(backend.get(), error);
   if (!backend) return 1;
-  return serve(*backend);
+  return serve(*backend, page);
 }

@@ -1,20 +1,25 @@
 #include "plugin/isolated_backend.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
+#include "dmlcert/interrupt.h"
+#include "plugin/abi_convert.h"
 #include "plugin/wire.h"
 
 extern char** environ;
@@ -23,19 +28,35 @@ namespace dmlcert::plugin {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
 
-// A descriptor numbered 10 or more, so that dup2() onto 3 and 4 in the child never finds its
-// source already sitting there (dup2(fd, fd) would keep FD_CLOEXEC set).
+// Every live child, for kill_all_children() from a signal handler.
+constexpr size_t kMaxChildren = 64;
+std::array<std::atomic<pid_t>, kMaxChildren> g_children{};
+
+void remember_child(pid_t pid) {
+  for (auto& slot : g_children) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pid)) return;
+  }
+}
+void forget_child(pid_t pid) {
+  for (auto& slot : g_children) {
+    pid_t p = pid;
+    if (slot.compare_exchange_strong(p, 0)) return;
+  }
+}
+
 int high_fd(int fd) {
-  if (fd >= 10) return fd;
-  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  if (fd < 0 || fd >= 10) return fd;
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
   ::close(fd);
   return moved;
 }
 
 std::string describe_exit(int wstatus) {
   if (WIFSIGNALED(wstatus)) {
-    int sig = WTERMSIG(wstatus);
+    const int sig = WTERMSIG(wstatus);
     const char* what = ::sigdescr_np(sig);
     return "killed by signal " + std::to_string(sig) + " (" + (what ? what : "?") + ")";
   }
@@ -43,24 +64,50 @@ std::string describe_exit(int wstatus) {
   return "stopped";
 }
 
+std::string bytes_text(uint64_t n) {
+  char buf[32];
+  if (n >= (uint64_t{1} << 30))
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(n) / (1 << 30));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(n) / (1 << 20));
+  return buf;
+}
+
+// The child's resident bytes and CPU seconds (all threads), from /proc; 0 when unreadable.
+uint64_t resident_bytes(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+double cpu_seconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  uint64_t utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// What the plugin printed during one call: the first `cap` bytes, and a count of the rest.
+struct Captured {
+  std::string text;
+  uint64_t dropped = 0;
+};
+
 class IsolatedBackend : public Backend {
  public:
-  IsolatedBackend(std::string spec, IsolationOptions options)
-      : spec_(std::move(spec)), options_(std::move(options)) {
-    page_ = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  }
-  ~IsolatedBackend() override {
-    stop(/*graceful=*/true);
-    if (shm_) ::munmap(shm_, shm_bytes_);
-    if (memfd_ >= 0) ::close(memfd_);
-  }
+  IsolatedBackend(std::string spec, IsolationOptions options) : spec_(std::move(spec)), options_(std::move(options)) {}
+  ~IsolatedBackend() override { stop(/*graceful=*/true); }
 
   bool init(std::string* error) {
-    memfd_ = high_fd(::memfd_create("dmlcert-buffers", MFD_CLOEXEC));
-    if (memfd_ < 0 || !ensure_shm(page_)) {
-      *error = std::string("cannot create shared memory: ") + std::strerror(errno);
-      return false;
-    }
+    if (!memory_.init(error)) return false;
     if (options_.host_path.empty()) options_.host_path = find_host();
     if (options_.host_path.empty()) {
       *error = "cannot find dmlcert-plugin-host (set DMLCERT_PLUGIN_HOST)";
@@ -73,114 +120,315 @@ class IsolatedBackend : public Backend {
   FeatureLevel max_feature_level() const override { return max_level_; }
   bool reports_rules() const override { return reports_rules_; }
   bool implements(OpKind op, std::optional<ReduceFunction> function, DataType type) const override {
-    size_t row = static_cast<size_t>(op);
-    if (op == OpKind::REDUCE) {
+    size_t row = 0;
+    for (OpKind k : all_ops()) {
+      if (k == op) break;
+      row += functions_of(k);
+    }
+    if (has_function(op)) {
       if (!function || !is_valid(*function)) return false;
       row += static_cast<size_t>(*function);
-    } else if (op > OpKind::REDUCE) {
-      row += kReduceFunctionCount - 1;
     }
     return implemented_.at(row * kDataTypeCount + static_cast<size_t>(type)) != 0;
   }
 
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
-    std::string error;
-    if (pid_ < 0 && !start(&error))
-      return {Status::Error, Fault::Crash, "cannot restart the backend process: " + error, {}};
-
-    std::vector<Role> op_roles = roles(op_kind(desc));
-    uint64_t sizes[kRoleCount] = {};
-    for (Role r : op_roles) sizes[static_cast<size_t>(r)] = b.of(r).size;
-    wire::CallLayout layout = wire::lay_out(op_roles, sizes, page_);
-    if (!ensure_shm(layout.total_bytes))
-      return {
-          Status::Error, Fault::None, std::string("cannot grow shared memory: ") + std::strerror(errno), {}};
-    std::memset(shm_, 0, sizeof(wire::FaultRecord));
-    for (Role r : op_roles) {
-      const wire::Region& region = layout.regions[static_cast<size_t>(r)];
-      std::memset(shm_ + region.offset, wire::kCanary, region.bytes - region.size);
-      if (region.size) std::memcpy(shm_ + region.data_offset(), b.of(r).data, region.size);
+    ExecResult result;
+    // A child that died since the last call: a late fault of that call, reported now.
+    if (pid_ >= 0 && exited()) note_late_fault_or_drop();
+    for (int attempt = 0;; ++attempt) {
+      std::string error;
+      if (pid_ < 0 && !start(&error)) return finish(exec_result(Status::Error, Fault::Crash, "cannot restart the backend process: " + error));
+      result = call(desc, level, b);
+      // The child died of a late write of the previous call before this one ran: run it again
+      // in a fresh child, once.
+      if (result.fault == Fault::None && result.status == Status::Error && rerun_ && attempt == 0) {
+        rerun_ = false;
+        continue;
+      }
+      rerun_ = false;
+      return finish(std::move(result));
     }
+  }
 
+ private:
+  // Per-call results carry what happened to earlier calls, once.
+  ExecResult finish(ExecResult r) {
+    r.late = std::move(pending_late_);
+    pending_late_.reset();
+    return r;
+  }
+
+  static size_t functions_of(OpKind op) { return has_function(op) ? kReduceFunctionCount : 1; }
+
+  double deadline_seconds(const CallLayout& layout) const {
+    uint64_t bytes = 0;
+    for (const Region& r : layout.regions) bytes += r.size;
+    return options_.floor_seconds + static_cast<double>(bytes) / options_.bytes_per_second;
+  }
+
+  ExecResult call(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) {
+    std::array<uint64_t, kRoleCount> sizes{};
+    for (Role r : roles(op_kind(desc))) sizes[static_cast<size_t>(r)] = b.of(r).size;
+    const CallLayout layout = lay_out(roles(op_kind(desc)), sizes, memory_.page());
+    if (!memory_.reserve(layout.total_bytes))
+      return exec_result(Status::Error, Fault::None, "cannot grow shared memory to " + bytes_text(layout.total_bytes) + ": " + std::strerror(errno));
+    memory_.place(layout, b);
+    const uint64_t id = ++calls_;
     wire::Writer w;
+    w.u8(static_cast<uint8_t>(wire::Request::Call));
+    w.u64(id);
     w.u8(static_cast<uint8_t>(level));
     w.desc(desc);
     wire::write(w, layout);
-    std::string response;
-    wire::Io io = wire::send_frame(sock_, w.bytes());
-    if (io == wire::Io::Ok) io = wire::recv_frame(sock_, response, timeout_ms());
-    if (io == wire::Io::Timeout) {
-      stop(/*graceful=*/false);
-      return {Status::Error,
-              Fault::Timeout,
-              "no answer within " + std::to_string(options_.timeout_seconds) + " s",
-              {}};
-    }
-    if (io != wire::Io::Ok) return died();
 
     ExecResult result;
+    result.call = id;
+    captured_ = {};
+    const double deadline = deadline_seconds(layout);
+    std::string response;
+    Wait waited = wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(response, deadline) : Wait::Died;
+    if (waited == Wait::Died) {
+      // Died before or during this call: its fault record says which.
+      const FaultRecord record = memory_.fault_record();
+      if (record.magic == FaultRecord::kMagic && record.call < id) {
+        note_late_fault(record);
+        reap(false);
+        rerun_ = true;
+        return exec_result(Status::Error, Fault::None, "the backend process died of an earlier call's late write");
+      }
+      result = died(record);
+    } else if (waited != Wait::Answered) {
+      result = killed(waited, deadline);
+    } else {
+      read_response(response, result);
+      if (auto fault = memory_.check(layout, b)) result.fault = fault->first, result.message = fault->second;
+      // A thread the plugin left running faults on the retired bindings at its next write; a
+      // round trip right after the call catches the usual case, a write loop, in this call.
+      if (result.fault == Fault::None) ping(result, id);
+      memory_.copy_output(layout, b.output);
+    }
+    result.call = id;
+    result.output_text = std::move(captured_.text);
+    result.output_dropped = captured_.dropped;
+    return result;
+  }
+
+  void read_response(const std::string& response, ExecResult& result) {
     wire::Reader rd(response);
-    uint32_t status = rd.u32();
-    result.status =
-        status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
+    const uint32_t status = rd.u32();
+    result.status = status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
     result.message = rd.str();
     for (uint32_t n = rd.u32(), i = 0; rd.ok() && i < n; ++i) {
       std::string rule = rd.str();
       result.violations.push_back({rule, rd.str()});
     }
-    check_guards(layout, b, result);
-    const wire::Region& out = layout.regions[static_cast<size_t>(Role::OUTPUT)];
-    if (out.size) std::memcpy(b.output.data, shm_ + out.data_offset(), out.size);
+    if (!rd.ok()) result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
+  }
+
+  void ping(ExecResult& result, uint64_t id) {
+    wire::Writer w;
+    w.u8(static_cast<uint8_t>(wire::Request::Ping));
+    std::string pong;
+    const Wait waited = wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(pong, options_.floor_seconds)
+                                                                          : Wait::Died;
+    if (waited == Wait::Answered) return;
+    if (waited != Wait::Died) {
+      ExecResult k = killed(waited, options_.floor_seconds);
+      result.fault = k.fault, result.message = "after the call returned: " + k.message;
+      return;
+    }
+    const FaultRecord record = memory_.fault_record();
+    const ExecResult d = died(record);
+    result.fault = d.fault;
+    result.message = (record.magic == FaultRecord::kMagic && record.call == id ? "" : "after the call returned: ") + d.message;
+  }
+
+  enum class Wait { Answered, Died, Timeout, MemoryLimit, CpuLimit, Interrupted };
+
+  // Waits for one frame, draining the plugin's output and watching its deadline, its memory, its
+  // CPU time and the run's stop request meanwhile.
+  Wait wait(std::string& frame, double deadline_seconds) {
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(deadline_seconds));
+    const double cpu_start = options_.cpu_seconds_per_call > 0 ? cpu_seconds(pid_) : 0;
+    std::string buffer;
+    while (true) {
+      if (buffer.size() >= 4) {
+        uint32_t n = 0;
+        std::memcpy(&n, buffer.data(), 4);
+        if (buffer.size() >= 4 + static_cast<size_t>(n)) {
+          frame = buffer.substr(4, n);
+          drain_output();
+          return Wait::Answered;
+        }
+      }
+      if (stop_requested()) return Wait::Interrupted;
+      const auto now = Clock::now();
+      if (now >= deadline) return Wait::Timeout;
+      const int tick = static_cast<int>(std::min<int64_t>(
+          20, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
+      pollfd fds[2] = {{sock_, POLLIN, 0}, {out_fd_, POLLIN, 0}};
+      const int ready = ::poll(fds, out_fd_ >= 0 ? 2 : 1, tick);
+      if (ready < 0 && errno != EINTR) return Wait::Died;
+      if (ready > 0 && (fds[1].revents & (POLLIN | POLLHUP))) drain_output();
+      if (ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        char chunk[1 << 16];
+        const ssize_t k = ::read(sock_, chunk, sizeof chunk);
+        if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) return Wait::Died;
+        if (k > 0) buffer.append(chunk, static_cast<size_t>(k));
+        continue;
+      }
+      if (options_.memory_limit_bytes && resident_bytes(pid_) > options_.memory_limit_bytes) return Wait::MemoryLimit;
+      if (options_.cpu_seconds_per_call > 0 && cpu_seconds(pid_) - cpu_start > options_.cpu_seconds_per_call)
+        return Wait::CpuLimit;
+    }
+  }
+
+  void drain_output() {
+    if (out_fd_ < 0) return;
+    char chunk[1 << 16];
+    while (true) {
+      const ssize_t k = ::read(out_fd_, chunk, sizeof chunk);
+      if (k <= 0) return;
+      const size_t room = options_.output_cap > captured_.text.size() ? options_.output_cap - captured_.text.size() : 0;
+      const size_t keep = std::min(room, static_cast<size_t>(k));
+      captured_.text.append(chunk, keep);
+      captured_.dropped += static_cast<uint64_t>(k) - keep;
+    }
+  }
+
+  ExecResult killed(Wait why, double deadline) {
+    const uint64_t rss = resident_bytes(pid_);
+    reap(true);
+    switch (why) {
+      case Wait::Timeout: {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "no answer within its deadline of %.1f s", deadline);
+        return exec_result(Status::Error, Fault::Timeout, buf);
+      }
+      case Wait::MemoryLimit:
+        return exec_result(Status::Error, Fault::Limit, "the backend process used " + bytes_text(rss) + ", over its memory limit of " +
+                    bytes_text(options_.memory_limit_bytes) + " (--memory-limit)");
+      case Wait::CpuLimit: {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "the call used more than %.1f s of CPU time (--cpu-limit)",
+                      options_.cpu_seconds_per_call);
+        return exec_result(Status::Error, Fault::Limit, buf);
+      }
+      case Wait::Interrupted: return exec_result(Status::Error, Fault::None, "interrupted: the run is stopping");
+      default: return exec_result(Status::Error, Fault::Crash, "the backend process stopped answering");
+    }
+  }
+
+  // The child is gone: what its fault record says happened in the call that was running.
+  ExecResult died(const FaultRecord& record) {
+    drain_output();
+    const int wstatus = reap(false);
+    ExecResult result = exec_result(Status::Error, Fault::Crash, "backend process " + describe_exit(wstatus));
+    if (record.magic != FaultRecord::kMagic) return result;
+    const std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
+    result.fault = static_cast<Fault>(record.fault);
+    switch (result.fault) {
+      case Fault::InputWritten:
+        result.message = "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
+        break;
+      case Fault::OutOfBounds:
+        result.message = "touched a guard page or canary of the " + where + " binding at byte offset " +
+                         std::to_string(record.offset) + " from its start";
+        break;
+      case Fault::LateWrite:
+        result.message = "wrote to the " + where + " binding of call " + std::to_string(record.call) +
+                         " after that call had returned (byte offset " + std::to_string(record.offset) + ")";
+        break;
+      default: {
+        result.fault = Fault::Crash;
+        if (record.code <= 0) {
+          result.message += " (raised by the backend itself, not by a memory access)";
+        } else {
+          char addr[32];
+          std::snprintf(addr, sizeof addr, "%#llx", static_cast<unsigned long long>(record.address));
+          result.message += std::string(" at address ") + addr + " (outside every binding)";
+        }
+      }
+    }
     return result;
   }
 
- private:
-  int timeout_ms() const { return static_cast<int>(std::ceil(options_.timeout_seconds * 1000)); }
-
-  bool ensure_shm(uint64_t bytes) {
-    if (bytes <= shm_bytes_) return true;
-    if (::ftruncate(memfd_, static_cast<off_t>(bytes)) != 0) return false;
-    if (shm_) ::munmap(shm_, shm_bytes_);
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd_, 0);
-    if (p == MAP_FAILED) {
-      shm_ = nullptr, shm_bytes_ = 0;
-      return false;
-    }
-    shm_ = static_cast<std::byte*>(p), shm_bytes_ = bytes;
-    return true;
+  bool exited() {
+    int wstatus = 0;
+    return ::waitpid(pid_, &wstatus, WNOHANG) == pid_ ? (exit_status_ = wstatus, true) : false;
+  }
+  // The child died between calls: a late write of an earlier call, or a death of its own.
+  void note_late_fault_or_drop() {
+    const FaultRecord record = memory_.fault_record();
+    if (record.magic == FaultRecord::kMagic && record.fault == static_cast<uint32_t>(Fault::LateWrite))
+      note_late_fault(record);
+    ::kill(-pid_, SIGKILL);  // whatever it forked
+    forget_child(pid_);
+    pid_ = -1;
+    close_fds();
+  }
+  void note_late_fault(const FaultRecord& record) {
+    const std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
+    pending_late_ = LateFault{record.call, "wrote to the " + where + " binding after the call had returned (byte offset " +
+                                               std::to_string(record.offset) + ")"};
   }
 
   bool start(std::string* error) {
-    int fds[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
       *error = std::string("socketpair: ") + std::strerror(errno);
       return false;
     }
-    int child_end = high_fd(fds[1]);
-    sock_ = fds[0];
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+      ::close(sv[0]), ::close(sv[1]);
+      *error = std::string("pipe: ") + std::strerror(errno);
+      return false;
+    }
+    const int child_sock = high_fd(sv[1]), child_out = high_fd(out[1]);
+    sock_ = sv[0];
+    out_fd_ = out[0];
+    ::fcntl(out_fd_, F_SETFL, O_NONBLOCK);
     posix_spawn_file_actions_t actions;
     ::posix_spawn_file_actions_init(&actions);
-    ::posix_spawn_file_actions_adddup2(&actions, child_end, wire::kSocketFd);
-    ::posix_spawn_file_actions_adddup2(&actions, memfd_, wire::kMemFd);
-    // The backend's own prints must not mix into dmlcert's machine-readable stdout.
-    ::posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
-    std::string host = options_.host_path;
-    std::vector<char*> argv = {host.data(), spec_.data(), nullptr};
-    int rc = ::posix_spawn(&pid_, host.c_str(), &actions, nullptr, argv.data(), environ);
+    ::posix_spawn_file_actions_adddup2(&actions, child_sock, wire::kSocketFd);
+    ::posix_spawn_file_actions_adddup2(&actions, memory_.fd(), wire::kMemFd);
+    // The plugin's prints go to a pipe this side drains and caps, never into dmlcert's output.
+    ::posix_spawn_file_actions_adddup2(&actions, child_out, STDOUT_FILENO);
+    ::posix_spawn_file_actions_adddup2(&actions, child_out, STDERR_FILENO);
+    posix_spawnattr_t attr;
+    ::posix_spawnattr_init(&attr);
+    // A process group of its own: killed whole, and out of reach of the terminal's Ctrl-C, which
+    // dmlcert handles (it stops the run and kills the group).
+    ::posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    ::posix_spawnattr_setsigmask(&attr, &none);
+    ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    std::string host = options_.host_path, parent = std::to_string(::getpid());
+    std::vector<char*> argv = {host.data(), spec_.data(), parent.data(), nullptr};
+    const int rc = ::posix_spawn(&pid_, host.c_str(), &actions, &attr, argv.data(), environ);
     ::posix_spawn_file_actions_destroy(&actions);
-    ::close(child_end);
+    ::posix_spawnattr_destroy(&attr);
+    ::close(child_sock);
+    ::close(child_out);
     if (rc != 0) {
       pid_ = -1;
-      ::close(sock_), sock_ = -1;
+      close_fds();
       *error = "cannot start " + host + ": " + std::strerror(rc);
       return false;
     }
+    remember_child(pid_);
+    captured_ = {};
     std::string hello;
-    wire::Io io = wire::recv_frame(sock_, hello, timeout_ms() + 10000);
-    if (io != wire::Io::Ok) {
-      int wstatus = reap(io == wire::Io::Timeout);
-      *error = "backend process " +
-               (io == wire::Io::Timeout ? std::string("did not start in time") : describe_exit(wstatus));
+    const Wait waited = wait(hello, options_.floor_seconds + 10);
+    if (waited != Wait::Answered) {
+      const std::string printed = captured_.text;
+      const ExecResult why = waited == Wait::Died ? died(memory_.fault_record()) : killed(waited, options_.floor_seconds + 10);
+      *error = "the backend process " + (waited == Wait::Died ? "died while loading: " + why.message : "did not start: " + why.message);
+      if (!printed.empty()) *error += "; it printed: " + printed.substr(0, 2000);
       return false;
     }
     wire::Reader rd(hello);
@@ -190,9 +438,11 @@ class IsolatedBackend : public Backend {
       return false;
     }
     name_ = rd.str();
-    max_level_ = static_cast<FeatureLevel>(rd.u8());
+    max_level_ = static_cast<FeatureLevel>(std::min<uint8_t>(rd.u8(), kFeatureLevelCount - 1));
     reports_rules_ = rd.u8() != 0;
-    implemented_.assign((kOpCount - 1 + kReduceFunctionCount) * kDataTypeCount, 0);
+    size_t rows = 0;
+    for (OpKind k : all_ops()) rows += functions_of(k);
+    implemented_.assign(rows * kDataTypeCount, 0);
     for (auto& cell : implemented_) cell = rd.u8();
     if (!rd.ok()) {
       *error = "malformed greeting from the backend process";
@@ -202,13 +452,22 @@ class IsolatedBackend : public Backend {
     return true;
   }
 
-  // Closes the socket and collects the child; kills it first unless it may exit by itself.
-  int reap(bool kill_first) {
+  void close_fds() {
     if (sock_ >= 0) ::close(sock_), sock_ = -1;
-    if (pid_ < 0) return 0;
-    if (kill_first) ::kill(pid_, SIGKILL);
+    if (out_fd_ >= 0) ::close(out_fd_), out_fd_ = -1;
+  }
+
+  // Closes the channels and collects the child; kills its process group first unless it may
+  // exit by itself.
+  int reap(bool kill_first) {
+    close_fds();
+    if (pid_ < 0) return exit_status_;
+    if (kill_first) ::kill(-pid_, SIGKILL);
     int wstatus = 0;
     ::waitpid(pid_, &wstatus, 0);
+    // Whatever the plugin forked into the group goes too.
+    ::kill(-pid_, SIGKILL);
+    forget_child(pid_);
     pid_ = -1;
     return wstatus;
   }
@@ -216,10 +475,12 @@ class IsolatedBackend : public Backend {
   void stop(bool graceful) {
     if (pid_ < 0) return;
     if (graceful) {
-      if (sock_ >= 0) ::close(sock_), sock_ = -1;  // the host exits when its socket closes
+      close_fds();  // the child exits when its socket closes
       for (int i = 0; i < 100; ++i) {
         int wstatus;
         if (::waitpid(pid_, &wstatus, WNOHANG) == pid_) {
+          ::kill(-pid_, SIGKILL);
+          forget_child(pid_);
           pid_ = -1;
           return;
         }
@@ -229,62 +490,16 @@ class IsolatedBackend : public Backend {
     reap(true);
   }
 
-  ExecResult died() {
-    int wstatus = reap(false);
-    wire::FaultRecord record;
-    std::memcpy(&record, shm_, sizeof record);
-    ExecResult result{Status::Error, Fault::Crash, "backend process " + describe_exit(wstatus), {}};
-    if (record.magic == wire::FaultRecord::kMagic && record.fault != static_cast<uint32_t>(Fault::Crash)) {
-      result.fault = static_cast<Fault>(record.fault);
-      std::string where =
-          record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
-      if (result.fault == Fault::InputWritten)
-        result.message =
-            "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
-      else
-        result.message = "touched a guard page or canary of the " + where + " binding at byte offset " +
-                         std::to_string(record.offset) + " from its start";
-    } else if (record.magic == wire::FaultRecord::kMagic && record.code <= 0) {
-      result.message += " (raised by the backend itself, not by a memory access)";
-    } else if (record.magic == wire::FaultRecord::kMagic) {
-      char addr[32];
-      std::snprintf(addr, sizeof addr, "%#llx", static_cast<unsigned long long>(record.address));
-      result.message += std::string(" at address ") + addr + " (outside every binding)";
-    }
-    return result;
-  }
-
-  // Canaries in front of every binding must be intact, and inputs unchanged.
-  void check_guards(const wire::CallLayout& layout, const Bindings& b, ExecResult& result) {
-    for (uint32_t i = 0; i < kRoleCount; ++i) {
-      const wire::Region& region = layout.regions[i];
-      if (!region.present) continue;
-      Role role = static_cast<Role>(i);
-      const std::byte* p = shm_ + region.offset;
-      for (uint64_t k = 0; k < region.bytes - region.size; ++k) {
-        if (p[k] != std::byte{wire::kCanary}) {
-          result.fault = Fault::OutOfBounds;
-          result.message = "wrote " + std::to_string(region.bytes - region.size - k) + " bytes before the " +
-                           std::string(dmlcert::name(role)) + " binding (canary changed)";
-          return;
-        }
-      }
-      if (is_input_role(role) && region.size &&
-          std::memcmp(shm_ + region.data_offset(), b.of(role).data, region.size) != 0) {
-        result.fault = Fault::InputWritten;
-        result.message = "the " + std::string(dmlcert::name(role)) + " binding changed";
-        return;
-      }
-    }
-  }
-
   std::string spec_;
   IsolationOptions options_;
-  uint64_t page_ = 4096;
+  SharedCallMemory memory_;
   pid_t pid_ = -1;
-  int sock_ = -1, memfd_ = -1;
-  std::byte* shm_ = nullptr;
-  uint64_t shm_bytes_ = 0;
+  int sock_ = -1, out_fd_ = -1;
+  int exit_status_ = 0;
+  uint64_t calls_ = 0;
+  bool rerun_ = false;
+  std::optional<LateFault> pending_late_;
+  Captured captured_;
   std::string name_;
   FeatureLevel max_level_ = FeatureLevel::L1_0;
   bool reports_rules_ = false;
@@ -293,12 +508,18 @@ class IsolatedBackend : public Backend {
 
 }  // namespace
 
+uint64_t default_memory_limit() {
+  const uint64_t physical =
+      static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  return std::max<uint64_t>(physical / 4, uint64_t{1} << 30);
+}
+
 std::string find_host() {
   const char* kName = "dmlcert-plugin-host";
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("DMLCERT_PLUGIN_HOST")) candidates.emplace_back(env);
   std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     candidates.push_back(self.parent_path() / kName);
     candidates.push_back(self.parent_path().parent_path() / "libexec" / kName);
@@ -323,6 +544,13 @@ std::unique_ptr<Backend> make_isolated_backend(const std::string& spec, const Is
     return nullptr;
   }
   return backend;
+}
+
+void kill_all_children() {
+  for (auto& slot : g_children) {
+    const pid_t pid = slot.load();
+    if (pid > 0) ::kill(-pid, SIGKILL);
+  }
 }
 
 }  // namespace dmlcert::plugin

@@ -34,10 +34,10 @@ class PluginBackend : public Backend {
     if (op.unrepresentable()) {
       // Such a descriptor cannot be handed to any ABI backend; it is rejected at the boundary,
       // exactly as DirectML's own structs could not carry it.
-      return ExecResult{Status::InvalidArgument,
-                        Fault::None,
-                        "not representable in the C ABI: " + op.unrepresentable()->message,
-                        {*op.unrepresentable()}};
+      ExecResult r = exec_result(Status::InvalidArgument, Fault::None,
+                                 "not representable in the C ABI: " + op.unrepresentable()->message);
+      r.violations = {*op.unrepresentable()};
+      return r;
     }
     std::vector<dmlcert_input_binding> inputs;
     for (Role r : roles(op_kind(desc))) {
@@ -59,8 +59,10 @@ class PluginBackend : public Backend {
       case DMLCERT_STATUS_UNSUPPORTED: result.status = Status::Unsupported; break;
       default:
         result.status = Status::Error;
+        // A value outside the enum: say which, with whatever the plugin explained.
         if (status != DMLCERT_STATUS_ERROR)
-          result.message = "unknown status " + std::to_string(status) + ": " + message;
+          result.message = "unknown status " + std::to_string(status) + " (not a DMLCERT_STATUS_* value): " +
+                           (message.empty() ? "no message" : message);
     }
     return result;
   }

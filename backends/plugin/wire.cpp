@@ -41,63 +41,46 @@ std::string Reader::str() {
   return buf_.substr(pos_ - n, n);
 }
 
+// Parameters by their C++ type (the declarations in dmlcert/ops/ say which).
+template <class T>
+void write_param(Writer& w, const T& v) {
+  if constexpr (std::is_same_v<T, ReduceFunction>)
+    w.u32(static_cast<uint32_t>(v));
+  else if constexpr (std::is_integral_v<T>)
+    w.u32(v);
+  else
+    w.vec(v);
+}
+template <class T>
+void read_param(Reader& r, T& v) {
+  if constexpr (std::is_same_v<T, ReduceFunction>)
+    v = static_cast<ReduceFunction>(r.u32());
+  else if constexpr (std::is_integral_v<T>)
+    v = r.u32();
+  else
+    v = r.template vec<typename T::value_type>();
+}
+
 void Writer::desc(const OperatorDesc& d) {
   u8(static_cast<uint8_t>(op_kind(d)));
-  for (Role role : roles(op_kind(d))) write_tensor(*this, *tensor(d, role));
-  if (auto* s = std::get_if<SliceDesc>(&d)) {
-    vec(s->offsets), vec(s->sizes), vec(s->strides);
-  } else if (auto* s1 = std::get_if<Slice1Desc>(&d)) {
-    vec(s1->input_window_offsets), vec(s1->input_window_sizes), vec(s1->input_window_strides);
-  } else if (auto* sn = std::get_if<ScatterNdDesc>(&d)) {
-    u32(sn->input_dimension_count), u32(sn->indices_dimension_count);
-  } else if (auto* r = std::get_if<ReduceDesc>(&d)) {
-    u32(static_cast<uint32_t>(r->function)), vec(r->axes);
-  } else if (auto* g = std::get_if<GatherElementsDesc>(&d)) {
-    u32(g->axis);
-  }
+  visit(d, [&](const auto& desc) {
+    using D = std::decay_t<decltype(desc)>;
+    for_each_tensor_field<D>([&](const auto& field) { write_tensor(*this, desc.*field.member); });
+    for_each_param_field<D>([&](const auto& field) { write_param(*this, desc.*field.member); });
+  });
 }
 
 std::optional<OperatorDesc> Reader::desc() {
-  uint8_t kind = u8();
+  const uint8_t kind = u8();
   if (!ok_ || kind >= kOpCount) return std::nullopt;
-  OperatorDesc d;
-  switch (static_cast<OpKind>(kind)) {
-    case OpKind::SLICE: d = SliceDesc{}; break;
-    case OpKind::SLICE1: d = Slice1Desc{}; break;
-    case OpKind::SCATTER_ND: d = ScatterNdDesc{}; break;
-    case OpKind::REDUCE: d = ReduceDesc{}; break;
-    case OpKind::GATHER_ELEMENTS: d = GatherElementsDesc{}; break;
-  }
-  for (Role role : roles(op_kind(d))) *tensor(d, role) = read_tensor(*this);
-  if (auto* s = std::get_if<SliceDesc>(&d)) {
-    s->offsets = vec<uint32_t>(), s->sizes = vec<uint32_t>(), s->strides = vec<uint32_t>();
-  } else if (auto* s1 = std::get_if<Slice1Desc>(&d)) {
-    s1->input_window_offsets = vec<uint32_t>(), s1->input_window_sizes = vec<uint32_t>();
-    s1->input_window_strides = vec<int32_t>();
-  } else if (auto* sn = std::get_if<ScatterNdDesc>(&d)) {
-    sn->input_dimension_count = u32(), sn->indices_dimension_count = u32();
-  } else if (auto* r = std::get_if<ReduceDesc>(&d)) {
-    r->function = static_cast<ReduceFunction>(u32()), r->axes = vec<uint32_t>();
-  } else if (auto* g = std::get_if<GatherElementsDesc>(&d)) {
-    g->axis = u32();
-  }
+  OperatorDesc d = make_desc(static_cast<OpKind>(kind));
+  visit(d, [&](auto& desc) {
+    using D = std::decay_t<decltype(desc)>;
+    for_each_tensor_field<D>([&](const auto& field) { desc.*field.member = read_tensor(*this); });
+    for_each_param_field<D>([&](const auto& field) { read_param(*this, desc.*field.member); });
+  });
   if (!ok_) return std::nullopt;
   return d;
-}
-
-CallLayout lay_out(const std::vector<Role>& roles, const uint64_t (&sizes)[kRoleCount], uint64_t page) {
-  CallLayout l;
-  uint64_t next = page;  // page 0 holds the FaultRecord
-  for (Role role : roles) {
-    Region& r = l.regions[static_cast<size_t>(role)];
-    r.present = true;
-    r.size = sizes[static_cast<size_t>(role)];
-    r.offset = next;
-    r.bytes = (r.size + kMinCanaryBytes + page - 1) / page * page;
-    next += r.bytes;
-  }
-  l.total_bytes = next;
-  return l;
 }
 
 void write(Writer& w, const CallLayout& l) {

@@ -12,10 +12,11 @@
 
 #include "dmlcert/backend.h"
 #include "dmlcert/operators.h"
+#include "plugin/call_memory.h"
 
 namespace dmlcert::plugin::wire {
 
-// The host finds its socket and its shared memory at these descriptors.
+// The child finds its socket and its shared memory at these descriptors.
 inline constexpr int kSocketFd = 3;
 inline constexpr int kMemFd = 4;
 
@@ -74,41 +75,15 @@ class Reader {
   bool ok_ = true;
 };
 
-// One binding's place in the shared memory: a run of whole pages starting at `offset`, with the
-// binding's `size` bytes at its very end (so the page after it can be a guard) and canary bytes
-// before them.
-struct Region {
-  bool present = false;
-  uint64_t offset = 0;  // in the shared memory, page aligned
-  uint64_t bytes = 0;   // whole pages
-  uint64_t size = 0;    // the binding's bytes, at [offset + bytes - size, offset + bytes)
-  uint64_t data_offset() const { return offset + bytes - size; }
-};
-struct CallLayout {
-  Region regions[kRoleCount];  // by Role
-  uint64_t total_bytes = 0;    // shared memory needed, fault page included
-};
-// Lays out the bindings after the fault page. `sizes` are the binding sizes by role; roles the
-// operator lacks are absent.
-CallLayout lay_out(const std::vector<Role>& roles, const uint64_t (&sizes)[kRoleCount], uint64_t page);
+// A call's memory layout on the wire.
 void write(Writer& w, const CallLayout& l);
 CallLayout read_layout(Reader& r);
 
-// The first page of the shared memory: what the host's signal handler saw before it died.
-struct FaultRecord {
-  static constexpr uint32_t kMagic = 0x444d4c46;  // "DMLF"
-  uint32_t magic;
-  uint32_t fault;  // a Fault value
-  uint32_t signal;
-  uint32_t role;  // the binding the address hit (a Role value), or kRoleCount
-  uint64_t address;
-  int64_t offset;  // of the address from the start of that binding
-  int32_t code;    // si_code: > 0 when the kernel raised the signal for a memory access
+// What the harness asks the child.
+enum class Request : uint8_t {
+  Call = 1,  // level, descriptor, layout: run one call
+  Ping = 2,  // answered at once: shows the child is alive (and no late write killed it) after a call
 };
-
-// Canary bytes in front of every binding.
-inline constexpr uint8_t kCanary = 0xCD;
-inline constexpr uint64_t kMinCanaryBytes = 64;
 
 enum class Io { Ok, Eof, Timeout, Error };
 // Length-prefixed frames. send_frame never raises SIGPIPE.

@@ -1,8 +1,8 @@
 // The reference Backend: validate, check the bindings, then run the operator's file. It claims
 // every cell of the support tables at every feature level and reports the rules it rejects by.
 #include <string>
-#include <variant>
 
+#include "dmlcert/rules.h"
 #include "dmlcert/support.h"
 #include "dmlcert/validate.h"
 #include "reference/internal.h"
@@ -17,21 +17,11 @@ std::string describe(const std::vector<Violation>& vs) {
   return s;
 }
 
-// Every tensor's binding must hold its minimum implied size (T.TOTAL_BYTES): the operators read
-// and write up to there without further checks.
-std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindings& b) {
-  std::vector<Violation> out;
-  for (Role role : roles(op_kind(desc))) {
-    const TensorDesc* t = tensor(desc, role);
-    const ConstBuffer buffer = b.of(role);
-    const auto need = min_implied_bytes(*t);
-    if (!need || buffer.data == nullptr || buffer.size < *need)
-      out.push_back({"T.TOTAL_BYTES", "the " + std::string(name(role)) + " binding holds " +
-                                          std::to_string(buffer.size) +
-                                          " bytes, fewer than the minimum implied size " +
-                                          (need ? std::to_string(*need) : std::string("(overflows)"))});
-  }
-  return out;
+// A class U descriptor the documentation gives no result for (T.OUTPUT_OVERLAP): the reference
+// does not guess one.
+bool admits_anything(const Violation& v) {
+  const Rule* r = find_rule(v.rule);
+  return r && r->admits == Admits::Anything;
 }
 
 class ReferenceBackend final : public Backend {
@@ -42,8 +32,7 @@ class ReferenceBackend final : public Backend {
 
   // The support tables only grow with the level, so the highest level's table is the union.
   bool implements(OpKind op, std::optional<ReduceFunction> function, DataType type) const override {
-    const auto s =
-        support(op, op == OpKind::REDUCE ? function : std::nullopt, Role::INPUT, FeatureLevel::L6_4);
+    const auto s = support(op, function, Role::INPUT, FeatureLevel::L6_4);
     return s && s->allows(type);
   }
 
@@ -54,25 +43,11 @@ class ReferenceBackend final : public Backend {
     if (auto short_bindings = binding_violations(desc, buffers); !short_bindings.empty())
       return detail::rejected(short_bindings, "bindings too small: " + describe(short_bindings));
     for (const Violation& u : v.unspecified)
-      if (!detail::has_admissible_result(u))
+      if (admits_anything(u))
         return detail::rejected({u}, "unspecified descriptor with no admissible result: " + describe({u}));
     // Index data out of range (class U, no admissible result) is rejected by the operator itself
     // before it writes anything.
-    return std::visit(
-        [&](const auto& d) -> ExecResult {
-          using D = std::decay_t<decltype(d)>;
-          if constexpr (std::is_same_v<D, SliceDesc>)
-            return slice(d, buffers);
-          else if constexpr (std::is_same_v<D, Slice1Desc>)
-            return slice1(d, buffers);
-          else if constexpr (std::is_same_v<D, ScatterNdDesc>)
-            return scatter_nd(d, level, buffers);
-          else if constexpr (std::is_same_v<D, ReduceDesc>)
-            return reduce(d, buffers);
-          else
-            return gather_elements(d, level, buffers);
-        },
-        desc);
+    return visit(desc, [&](const auto& d) { return reference::execute(d, level, buffers, Reading{}); });
   }
 };
 

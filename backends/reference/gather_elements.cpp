@@ -7,28 +7,31 @@
 // so a rejected case leaves the output untouched.
 #include <string>
 
+#include "dmlcert/indices.h"
 #include "reference/internal.h"
-#include "reference/reference.h"
 
 namespace dmlcert::reference {
 
-ExecResult gather_elements(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b) {
+ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
+  if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::InputTensor indices(d.indices, b.indices.data);
   const detail::OutputTensor output(d.output, b.output.data);
   const uint32_t axis_size = d.input.sizes[d.axis];
+  const bool negative = negative_indices_allowed(d.indices.type, level);
 
   // Pass 1: resolve every index (row-major over Output.Sizes == Indices.Sizes).
   std::vector<uint32_t> resolved;
   std::optional<Violation> out_of_range;
   for_each_coord(d.indices.sizes, [&](const Coord& c) {
     if (out_of_range) return;
-    const auto index = detail::resolve_index(d.indices.type, indices.at(c), axis_size, level);
+    const auto value = integer_value(d.indices.type, indices.at(c));
+    const auto index = value ? resolve_index(*value, axis_size, negative) : std::nullopt;
     if (!index) {
       out_of_range =
           Violation{"GATHERELEMENTS.INDEX_RANGE",
                     "indices element " + std::to_string(flat_index(c, d.indices.sizes)) + " is " +
-                        detail::index_text(d.indices.type, indices.at(c)) + ", outside the range of axis " +
+                        (value ? to_string(*value) : std::string("?")) + ", outside the range of axis " +
                         std::to_string(d.axis) + " (size " + std::to_string(axis_size) + ")"};
       return;
     }

@@ -19,22 +19,22 @@
 
 #include "dmlcert/reduce_groups.h"
 #include "reference/internal.h"
-#include "reference/reference.h"
 
 namespace dmlcert::reference {
-namespace detail {
 namespace {
 
-using Elements = std::vector<const std::byte*>;  // one group's input elements, in group order
+using detail::copy_element;
+using detail::InputTensor;
+using detail::OutputTensor;
 
-Coord unflatten(uint64_t flat, const Sizes& sizes) {
-  Coord c(sizes.size());
-  for (std::size_t i = sizes.size(); i-- > 0;) {
-    c[i] = static_cast<uint32_t>(flat % sizes[i]);
-    flat /= sizes[i];
-  }
-  return c;
-}
+// How MIN, MAX, ARGMIN and ARGMAX treat NaN inputs (class U, REDUCE.NONFINITE): both readings are
+// admissible; the reference's own is Propagate.
+enum class NanPolicy {
+  Propagate,  // IEEE-propagating: a NaN wins (MIN/MAX return the first NaN, ARG* its index)
+  Ignore,     // NaN-ignoring: NaNs are skipped unless every element is NaN
+};
+
+using Elements = std::vector<const std::byte*>;  // one group's input elements, in group order
 
 // Neumaier's compensated summation: the running compensation c collects the low-order bits each
 // addition loses, whichever operand is larger.
@@ -172,8 +172,6 @@ bool is_exact_integer_function(ReduceFunction f) {
          f == ReduceFunction::SUM_SQUARE;
 }
 
-}  // namespace
-
 ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_policy) {
   const InputTensor input(d.input, b.input.data);
   const OutputTensor output(d.output, b.output.data);
@@ -185,7 +183,7 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
   for_each_coord(d.output.sizes, [&](const Coord& c) {
     if (g >= groups.size()) return;  // only if Output.Sizes broke REDUCE.OUTPUT_SIZES
     Elements xs;
-    for (uint64_t flat : groups[g]) xs.push_back(input.at(unflatten(flat, d.input.sizes)));
+    for (uint64_t flat : groups[g]) xs.push_back(input.at(unravel(flat, d.input.sizes)));
     ++g;
     std::byte* dst = output.at(c);
     switch (f) {
@@ -213,14 +211,24 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
         }
     }
   });
-  return ok();
+  return detail::ok();
 }
 
-}  // namespace detail
+}  // namespace
 
-ExecResult reduce(const ReduceDesc& d, const Bindings& b) {
-  // NaN inputs to MIN/MAX/ARG* are class U; the default result is the IEEE-propagating one.
-  return detail::reduce_with(d, b, detail::NanPolicy::Propagate);
+ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
+  const bool selects = d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX || is_arg_function(d.function);
+  switch (reading.behaviour) {
+    case Behaviour::Specified:
+    case Behaviour::NanPropagating:
+      if (reading.behaviour == Behaviour::NanPropagating && !selects) break;
+      return reduce_with(d, b, NanPolicy::Propagate);
+    case Behaviour::NanIgnoring:
+      if (!selects) break;
+      return reduce_with(d, b, NanPolicy::Ignore);
+    default: break;
+  }
+  return detail::not_applicable(reading);
 }
 
 }  // namespace dmlcert::reference

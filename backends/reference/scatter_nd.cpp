@@ -1,77 +1,99 @@
 // DML_SCATTER_ND, from the seed's pseudocode:
 //   output = input
 //   output[indices[...]] = updates[...]
-// with the shapes of SPEC.md ("SCATTER_ND"): strip leading dimensions, k = Indices.Sizes[last] is
-// the index-tuple length, and each tuple addresses a block of the input. Following the seed
-// (SCATTERND.TUPLE_SIZE: k <= Input.DimensionCount), k may exceed InputDimensionCount; the
-// meaningful input rank is then m = max(InputDimensionCount, k). A tuple indexes input dims
-// [rank-m, rank-m+k) and the block is input dims [rank-m+k, rank).
-// Duplicate tuples (SCATTERND.DUPLICATE, class U) are executed last-write-wins in row-major tuple
-// order. Every index is resolved (SCATTERND.INDEX_RANGE) before the first output byte is written.
+// with the geometry of docs/semantics.md ("SCATTER_ND"; ScatterNdDesc::geometry): each index
+// tuple addresses a block of the input. Every index is resolved (SCATTERND.INDEX_RANGE) before
+// the first output byte is written.
+// Duplicate tuples (SCATTERND.DUPLICATE, class U) admit any one competing update per element.
+// The reference's own reading writes in row-major tuple order, so the last write wins; the
+// reading NthWriteWins(n) takes, at each contested element, the n-th competing update (the last
+// one where fewer compete), and stops applying once no element has more than n.
 #include <algorithm>
+#include <map>
 #include <string>
 
+#include "dmlcert/indices.h"
 #include "reference/internal.h"
-#include "reference/reference.h"
 
 namespace dmlcert::reference {
-namespace detail {
+namespace {
 
-ScatterPlan plan_scatter_nd(const ScatterNdDesc& d, FeatureLevel level, ConstBuffer indices_buffer) {
-  const InputTensor indices(d.indices, indices_buffer.data);
+// One element write: update coordinate -> output coordinate.
+struct Write {
+  Coord update, output;
+};
+
+// The writes in the order the pseudocode performs them, or the index that is out of range.
+std::variant<std::vector<Write>, Violation> plan(const ScatterNdDesc& d, const ScatterGeometry& g, FeatureLevel level,
+                                                 const detail::InputTensor& indices) {
   const uint32_t rank = d.input.rank();
-  const uint32_t k = d.indices.sizes[rank - 1];
-  const uint32_t m = std::max(d.input_dimension_count, k);
-  const uint32_t first_indexed = rank - m;  // input dims [rank-m, rank-m+k) are indexed
-  const uint32_t first_block = rank - m + k;
-
-  // Tuple positions: the indices' meaningful sizes without the last (the tuple itself).
-  const Sizes batch_sizes(d.indices.sizes.begin() + (rank - d.indices_dimension_count),
-                          d.indices.sizes.end() - 1);
-  // The block each tuple addresses: the input sizes after the indexed dims.
-  const Sizes block_sizes(d.input.sizes.begin() + first_block, d.input.sizes.end());
-  // Updates.Sizes is batch_sizes ++ block_sizes, right-aligned and left-padded with 1s.
-  const uint32_t updates_first = rank - static_cast<uint32_t>(batch_sizes.size() + block_sizes.size());
-
-  ScatterPlan plan;
-  for_each_coord(batch_sizes, [&](const Coord& batch) {
-    if (plan.error) return;
+  const bool negative = negative_indices_allowed(d.indices.type, level);
+  // Updates.Sizes is batch ++ block, right-aligned.
+  const uint32_t updates_first = rank - static_cast<uint32_t>(g.batch_sizes.size() + g.block_sizes.size());
+  std::vector<Write> writes;
+  std::optional<Violation> error;
+  for_each_coord(g.batch_sizes, [&](const Coord& batch) {
+    if (error) return;
     // The tuple at this position: Indices[0.., batch, j] for j in [0, k).
-    Coord tuple(k);
-    for (uint32_t j = 0; j < k; ++j) {
+    Coord tuple(g.k);
+    for (uint32_t j = 0; j < g.k; ++j) {
       Coord at(rank, 0);
       std::copy(batch.begin(), batch.end(), at.begin() + (rank - d.indices_dimension_count));
       at[rank - 1] = j;
-      const uint32_t dim = d.input.sizes[first_indexed + j];
-      const auto index = resolve_index(d.indices.type, indices.at(at), dim, level);
+      const uint32_t dim = d.input.sizes[g.first_indexed + j];
+      const auto value = integer_value(d.indices.type, indices.at(at));
+      const auto index = value ? resolve_index(*value, dim, negative) : std::nullopt;
       if (!index) {
-        plan.error =
-            Violation{"SCATTERND.INDEX_RANGE",
-                      "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
-                          index_text(d.indices.type, indices.at(at)) + ", outside the range of input dim " +
-                          std::to_string(first_indexed + j) + " (size " + std::to_string(dim) + ")"};
+        error = Violation{"SCATTERND.INDEX_RANGE",
+                          "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
+                              (value ? to_string(*value) : std::string("?")) + ", outside the range of input dim " +
+                              std::to_string(g.first_indexed + j) + " (size " + std::to_string(dim) + ")"};
         return;
       }
       tuple[j] = *index;
     }
-    for_each_coord(block_sizes, [&](const Coord& block) {
-      ScatterWrite w{Coord(rank, 0), Coord(rank, 0)};
-      std::copy(tuple.begin(), tuple.end(), w.output.begin() + first_indexed);
-      std::copy(block.begin(), block.end(), w.output.begin() + first_block);
+    for_each_coord(g.block_sizes, [&](const Coord& block) {
+      Write w{Coord(rank, 0), Coord(rank, 0)};
+      std::copy(tuple.begin(), tuple.end(), w.output.begin() + g.first_indexed);
+      std::copy(block.begin(), block.end(), w.output.begin() + g.first_block);
       std::copy(batch.begin(), batch.end(), w.update.begin() + updates_first);
       std::copy(block.begin(), block.end(), w.update.begin() + updates_first + batch.size());
-      plan.writes.push_back(std::move(w));
+      writes.push_back(std::move(w));
     });
   });
-  if (plan.error) plan.writes.clear();
-  return plan;
+  if (error) return *error;
+  return writes;
 }
 
-}  // namespace detail
+// For NthWriteWins(n): keeps, per contested output element, only its n-th write (the last where
+// fewer compete). nullopt when no element has more than n competing writes.
+std::optional<std::vector<Write>> nth_writes(std::vector<Write> writes, const Sizes& output_sizes, uint32_t n) {
+  std::map<uint64_t, std::vector<size_t>> by_element;  // output flat index -> writes, in order
+  for (size_t i = 0; i < writes.size(); ++i) by_element[flat_index(writes[i].output, output_sizes)].push_back(i);
+  size_t most = 1;
+  for (const auto& [at, ws] : by_element) most = std::max(most, ws.size());
+  if (n >= most) return std::nullopt;
+  std::vector<Write> kept;
+  for (const auto& [at, ws] : by_element) kept.push_back(std::move(writes[ws[std::min<size_t>(n, ws.size() - 1)]]));
+  return kept;
+}
 
-ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b) {
-  const detail::ScatterPlan plan = detail::plan_scatter_nd(d, level, b.indices);
-  if (plan.error) return detail::rejected({*plan.error}, "index data out of range: " + plan.error->message);
+}  // namespace
+
+ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
+  if (reading.behaviour != Behaviour::Specified && reading.behaviour != Behaviour::NthWriteWins)
+    return detail::not_applicable(reading);
+  const auto geometry = d.geometry();
+  if (!geometry) return detail::rejected({}, "SCATTER_ND without a geometry");  // not reached: validated
+  const detail::InputTensor indices(d.indices, b.indices.data);
+  auto planned = plan(d, *geometry, level, indices);
+  if (auto* error = std::get_if<Violation>(&planned)) return detail::rejected({*error}, "index data out of range: " + error->message);
+  std::vector<Write> writes = std::move(std::get<std::vector<Write>>(planned));
+  if (reading.behaviour == Behaviour::NthWriteWins) {
+    auto kept = nth_writes(std::move(writes), d.output.sizes, reading.nth);
+    if (!kept) return detail::not_applicable(reading);
+    writes = std::move(*kept);
+  }
 
   const detail::InputTensor input(d.input, b.input.data);
   const detail::InputTensor updates(d.updates, b.updates.data);
@@ -81,8 +103,7 @@ ExecResult scatter_nd(const ScatterNdDesc& d, FeatureLevel level, const Bindings
     detail::copy_element(output.at(c), input.at(c), output.element_bytes());
   });
   // output[indices[...]] = updates[...], in row-major tuple order: the last write wins.
-  for (const detail::ScatterWrite& w : plan.writes)
-    detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
+  for (const Write& w : writes) detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
   return detail::ok();
 }
 

@@ -4,11 +4,11 @@
 // Sizes == Output.Sizes (SLICE.SIZES_MATCH_OUTPUT). A 0 slice stride (SLICE.STRIDE_ZERO, class U)
 // needs no special case: the formula above is its admissible result.
 #include "reference/internal.h"
-#include "reference/reference.h"
 
 namespace dmlcert::reference {
 
-ExecResult slice(const SliceDesc& d, const Bindings& b) {
+ExecResult execute(const SliceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
+  if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::OutputTensor output(d.output, b.output.data);
   for_each_coord(d.output.sizes, [&](const Coord& c) {

@@ -9,11 +9,11 @@
 #include <cstdint>
 
 #include "reference/internal.h"
-#include "reference/reference.h"
 
 namespace dmlcert::reference {
 
-ExecResult slice1(const Slice1Desc& d, const Bindings& b) {
+ExecResult execute(const Slice1Desc& d, FeatureLevel, const Bindings& b, Reading reading) {
+  if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::OutputTensor output(d.output, b.output.data);
   const std::size_t rank = d.input_window_offsets.size();

@@ -1,49 +1,32 @@
 #include "cli_common.h"
 
-#include <charconv>
+#include <signal.h>
+#include <unistd.h>
+
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <iostream>
+
+#include "dmlcert/interrupt.h"
+#include "dmlcert/text.h"
+#include "dmlcert/values.h"
+#include "reference/reference.h"
+#include "registry.h"
 
 namespace dmlcert::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 int g_exit_status = kExitPassed;
 
-// Quotes a word for a POSIX shell when it needs it.
-std::string shell_word(const std::string& s) {
-  const bool plain = !s.empty() && s.find_first_not_of(
-                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                       "0123456789_-./:=+,@%") == std::string::npos;
-  if (plain) return s;
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
-// The shortest decimal that reads back (through double, then one rounding to T) as v.
-template <class T>
-double shortest(T v) {
-  char buf[64];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
-    const double d = std::strtod(buf, nullptr);
-    T back;
-    if constexpr (std::is_same_v<T, half>)
-      back = round_to_half(d);
-    else
-      back = static_cast<T>(d);
-    if (std::memcmp(&back, &v, sizeof(T)) == 0) return d;
+void on_stop_signal(int sig) {
+  if (stop_requested()) {
+    plugin::kill_all_children();
+    ::_exit(128 + sig);
   }
-  return static_cast<double>(v);
-}
-
-template <class T>
-bool is_default_quiet_nan(const std::byte* p) {
-  const T canonical = std::numeric_limits<T>::quiet_NaN();
-  return std::memcmp(&canonical, p, sizeof(T)) == 0;
+  request_stop(sig);
+  plugin::kill_all_children();
 }
 
 }  // namespace
@@ -53,6 +36,12 @@ void set_exit_status(int status) {
 }
 int exit_status() {
   return g_exit_status;
+}
+
+std::string program_path() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("dmlcert") : self.string();
 }
 
 void add_backend_option(CLI::App& cmd, std::string* spec) {
@@ -75,8 +64,72 @@ void add_run_options(CLI::App& cmd, RunOptions* options) {
       ->default_str("float32");
 }
 
-bool fails_run(Outcome o) {
-  return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped;
+CLI::Validator finite_at_least(double min) {
+  return CLI::Validator(
+      [min](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < min)
+          return "'" + text + "' is not a finite number of at least " + std::to_string(min).substr(0, 4);
+        return {};
+      },
+      "NUMBER>=" + std::to_string(min).substr(0, 4));
+}
+
+CLI::Validator positive_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18 ||
+            std::stoull(text) == 0)
+          return "'" + text + "' is not a positive integer";
+        return {};
+      },
+      "INTEGER>0");
+}
+
+void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
+  options->memory_limit_bytes = plugin::default_memory_limit();
+  cmd.add_option("--timeout", options->floor_seconds,
+                 "Seconds every call may take before it counts as a timeout; large cases get more in "
+                 "proportion to their bytes")
+      ->check(finite_at_least(0.1))
+      ->capture_default_str();
+  cmd.add_option_function<double>(
+         "--memory-limit", [options](double gib) { options->memory_limit_bytes = static_cast<uint64_t>(gib * (1 << 30)); },
+         "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: a quarter of "
+         "this machine's memory; 0: none)")
+      ->check(finite_at_least(0));
+  cmd.add_option("--cpu-limit", options->cpu_seconds_per_call,
+                 "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
+      ->check(finite_at_least(0))
+      ->capture_default_str();
+}
+
+std::string absolute_spec(const std::string& spec) {
+  if (!spec.starts_with("plugin:")) return spec;
+  std::error_code ec;
+  const fs::path p = fs::absolute(spec.substr(7), ec);
+  return ec ? spec : "plugin:" + p.lexically_normal().string();
+}
+
+std::unique_ptr<Backend> Backends::open() const {
+  std::string error;
+  return backends::open(spec, isolation, &error);
+}
+
+std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation) {
+  Backends b;
+  b.spec = absolute_spec(spec);
+  b.isolation = isolation;
+  std::string error;
+  b.under_test = backends::open(b.spec, b.isolation, &error);
+  if (!b.under_test) {
+    std::cerr << "dmlcert: " << printable(error.empty() ? "cannot open backend '" + spec + "'" : error) << "\n";
+    return std::nullopt;
+  }
+  b.isolated = b.spec.starts_with("plugin:") || b.spec.starts_with("isolated:");
+  b.oracle = reference::make_oracle();
+  return b;
 }
 
 CaseReport run_case(Runner& runner, const Case& c) {
@@ -90,61 +143,6 @@ CaseReport run_case(Runner& runner, const Case& c) {
   }
 }
 
-std::optional<Backends> open_backends(const std::string& spec) {
-  Backends b;
-  std::string error;
-  b.reference = make_backend("reference", &error);
-  if (!b.reference) {
-    std::cerr << "dmlcert: cannot make the reference backend: " << error << "\n";
-    return std::nullopt;
-  }
-  if (spec == "reference") return b;
-  b.owned_under_test = make_backend(spec, &error);
-  if (!b.owned_under_test) {
-    if (spec == "optimized")
-      std::cerr << "dmlcert: the optimized backend is not built into this dmlcert; use --backend reference "
-                   "or --backend plugin:/path/to/libbackend.so\n";
-    else
-      std::cerr << "dmlcert: " << (error.empty() ? "cannot make backend '" + spec + "'" : error) << "\n";
-    return std::nullopt;
-  }
-  return b;
-}
-
-nlohmann::ordered_json logical_data_json(DataType type, const Bytes& logical) {
-  nlohmann::ordered_json data = nlohmann::ordered_json::array();
-  const size_t es = element_size(type);
-  for (size_t off = 0; off + es <= logical.size(); off += es) {
-    const std::byte* p = logical.data() + off;
-    dispatch(type, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T v = load<T>(p);
-      if constexpr (is_float_v<T>) {
-        const double d = static_cast<double>(v);
-        if (std::isnan(d)) {
-          if (is_default_quiet_nan<T>(p)) {
-            data.push_back("nan");
-          } else {
-            uint64_t bits = 0;
-            std::memcpy(&bits, p, sizeof(T));
-            char buf[24];
-            std::snprintf(buf, sizeof buf, "0x%0*llX", static_cast<int>(2 * sizeof(T)),
-                          static_cast<unsigned long long>(bits));
-            data.push_back(buf);
-          }
-        } else if (std::isinf(d)) {
-          data.push_back(d > 0 ? "inf" : "-inf");
-        } else {
-          data.push_back(shortest(v));
-        }
-      } else {
-        data.push_back(v);
-      }
-    });
-  }
-  return data;
-}
-
 nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r) {
   nlohmann::ordered_json j;
   j["case"] = c.name;
@@ -152,27 +150,36 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
   j["outcome"] = name(r.outcome);
   j["class"] = name(r.case_class);
   j["expect"] = name(c.expect);
-  j["status"] = name(r.exec.status);
+  // A case judged before the call (mistrusted, unimplemented, skipped) never reached the backend.
+  j["status"] = r.executed ? nlohmann::ordered_json(name(r.exec.status)) : nlohmann::ordered_json("not-called");
   if (r.exec.fault != Fault::None) j["fault"] = name(r.exec.fault);
   if (!r.exec.message.empty()) j["message"] = r.exec.message;
   if (!r.detail.empty()) j["detail"] = r.detail;
   if (r.output) {
     const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
-    j["output"] = {
-        {"type", name(out.type)}, {"sizes", out.sizes}, {"data", logical_data_json(out.type, *r.output)}};
+    j["output"] = {{"type", name(out.type)}, {"sizes", out.sizes}, {"data", data_json(out.type, *r.output)}};
   }
   if (!r.exec.violations.empty()) {
     auto& vs = j["violations"] = nlohmann::ordered_json::array();
     for (const Violation& v : r.exec.violations) vs.push_back({{"rule", v.rule}, {"message", v.message}});
   }
+  if (!r.exec.output_text.empty()) {
+    j["backend_printed"] = r.exec.output_text;
+    if (r.exec.output_dropped) j["backend_printed_dropped_bytes"] = r.exec.output_dropped;
+  }
   return j;
 }
 
-std::string reproduce_command(const std::string& file, const std::string& backend,
-                              const std::string& case_name) {
-  std::string cmd = "dmlcert run " + shell_word(file) + " --backend " + shell_word(backend);
-  if (!case_name.empty()) cmd += " --case " + shell_word(case_name);
-  return cmd;
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stopped_exit_status() {
+  return stop_requested() ? 128 + stop_signal() : 0;
 }
 
 }  // namespace dmlcert::cli

@@ -1,19 +1,30 @@
-// dmlcert certify: certifies a backend at a feature level (DESIGN.md, "Certification of a plugin
-// backend"); prints the support matrix and writes the reports.
+// dmlcert certify: certifies a backend at a feature level (docs/design.md, "Certification") on the
+// engine (harness/engine/certify.h); prints the support matrix and writes the reports.
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
-#include "certify_engine.h"
+#include "certify.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/text.h"
+#include "progress.h"
 #include "report_files.h"
 
 namespace dmlcert::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct CertifyArgs {
-  CertifyOptions options;
-  std::string level = "5_0", budget = "quick", shard, ops;
+  std::string backend = "optimized";
+  std::string level = "5_0", budget = "quick", shard, ops, corpus;
+  std::string repro_dir = "dmlcert-repros";
+  uint64_t seed = 0;
+  int stop_after_failures = 0;
+  plugin::IsolationOptions isolation;
   ReportFiles files;
 };
 
@@ -26,45 +37,109 @@ std::optional<cert::Shard> parse_shard(const std::string& text) {
     if (!index || !total) return cert::Shard{0, 1};
     s = std::string(index) + "/" + total;
   }
-  unsigned i = 0, n = 0;
-  char extra;
-  if (std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &extra) != 2 || n == 0 || i >= n) return std::nullopt;
-  return cert::Shard{i, n};
+  const auto slash = s.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return std::nullopt;
+  const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
+  if (i.find_first_not_of("0123456789") != std::string::npos || n.find_first_not_of("0123456789") != std::string::npos ||
+      i.size() > 10 || n.size() > 10)
+    return std::nullopt;
+  const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
+  if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return std::nullopt;
+  return cert::Shard{static_cast<uint32_t>(iv), static_cast<uint32_t>(nv)};
 }
 
 int certify(CertifyArgs& a) {
-  CertifyOptions& o = a.options;
-  auto level = parse_feature_level(a.level);
-  auto budget = budget_named(a.budget);
-  auto shard = parse_shard(a.shard);
+  engine::CertifyOptions o;
+  const auto level = parse_feature_level(a.level);
+  const auto budget = engine::budget_named(a.budget);
+  const auto shard = parse_shard(a.shard);
   if (!level || !budget || !shard) {
     std::cerr << "dmlcert certify: "
-              << (!level    ? "unknown level " + a.level
-                  : !budget ? "unknown budget " + a.budget
-                            : "bad --shard " + a.shard + " (expected i/n with i < n)")
+              << (!level    ? "--level: unknown feature level '" + a.level + "' (expected 1_0 ... 6_4)"
+                  : !budget ? "--budget: unknown budget '" + a.budget + "'"
+                            : "--shard '" + a.shard + "' is not i/n with 0 <= i < n <= 4294967295")
               << "\n";
     return kExitUsage;
   }
-  o.level = *level, o.budget = *budget, o.shard = *shard;
+  o.level = *level, o.budget = *budget, o.shard = *shard, o.seed = a.seed;
+  o.stop_after_failures = a.stop_after_failures;
   for (size_t start = 0; start < a.ops.size();) {
-    size_t end = a.ops.find(',', start);
-    std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto op = parse_op(word);
+    const size_t end = a.ops.find(',', start);
+    const std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const auto op = parse_op(word);
     if (!op) {
-      std::cerr << "dmlcert certify: unknown operator '" << word << "'\n";
+      std::cerr << "dmlcert certify: --ops: unknown operator '" << printable(word) << "'\n";
       return kExitUsage;
     }
     o.ops.push_back(*op);
     start = end == std::string::npos ? a.ops.size() : end + 1;
   }
+  // Everything that can be checked before the first case: the corpus, the repro directory, the
+  // report files.
+  std::string corpus_dir = a.corpus;
+  if (!corpus_dir.empty() && !fs::is_directory(corpus_dir)) {
+    std::cerr << "dmlcert certify: --corpus '" << printable(corpus_dir) << "' is not a directory\n";
+    return kExitUsage;
+  }
+#ifdef DMLCERT_SOURCE_CORPUS_DIR
+  if (corpus_dir.empty()) corpus_dir = engine::find_corpus(DMLCERT_SOURCE_CORPUS_DIR);
+#else
+  if (corpus_dir.empty()) corpus_dir = engine::find_corpus();
+#endif
+  if (corpus_dir.empty()) {
+    std::cerr << "dmlcert certify: no corpus found (set --corpus or DMLCERT_CORPUS); the corpus replay is skipped\n";
+  } else {
+    LoadedCases loaded = load_cases({corpus_dir});
+    for (const CaseError& e : loaded.errors) std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
+    o.corpus = std::move(loaded.cases);
+  }
+  std::error_code ec;
+  fs::create_directories(a.repro_dir, ec);
+  if (ec || ::access(a.repro_dir.c_str(), W_OK) != 0) {
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir) << "' cannot be created or written"
+              << (ec ? ": " + ec.message() : "") << "\n";
+    return kExitUsage;
+  }
+  if (std::string why; !can_write_reports(a.files, &why)) {
+    std::cerr << "dmlcert certify: " << why << "\n";
+    return kExitUsage;
+  }
+
+  // Built-ins and plugins alike run in the isolation child, behind guard pages.
+  std::string spec = a.backend;
+  if (!spec.starts_with("plugin:") && !spec.starts_with("isolated:")) spec = "isolated:" + spec;
+  auto backends = open_backends(spec, a.isolation);
+  if (!backends) return kExitUsage;
+  o.backend = backends->spec;
+  o.engine.backend_spec = backends->spec;
+  o.engine.program = program_path();
+  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.isolated = true;
+  // Bindings are capped at 16 MiB: generated valid cases stay far below it, and an invalid case
+  // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
+  o.engine.run.max_buffer_bytes = uint64_t{16} << 20;
+  o.engine.hang_shrink_seconds = 6 * a.isolation.floor_seconds;
+  Progress progress("certify");
+  o.engine.print = [&](const std::string& block) { progress.print(block); };
+  o.on_progress = [&](size_t done, size_t total, size_t failures, double elapsed) {
+    const double left = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : -1;
+    progress.update(done, total, failures, elapsed, left);
+  };
+  // The backend opened above serves the run; confirmations open fresh ones.
+  std::unique_ptr<Backend> first = std::move(backends->under_test);
+  const Backends& opened = *backends;
   std::string error;
-  auto report = run_certification(o, &error);
+  auto report = engine::run_certification(
+      o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); }, *opened.oracle,
+      &error);
+  progress.finish();
   if (!report) {
     std::cerr << "dmlcert certify: " << error << "\n";
     return kExitUsage;
   }
   std::cout << cert::to_text(*report);
-  if (!write_reports(*report, a.files)) return kExitFailed;
+  if (!write_reports(*report, a.files)) return kExitUsage;
+  if (const int stopped = stopped_exit_status()) return stopped;
   if (o.shard.count > 1) {
     // A shard alone cannot certify; it passes when nothing it ran failed or was unimplemented.
     bool clean = report->failures.empty();
@@ -83,12 +158,11 @@ void add_certify_command(CLI::App& app) {
       "Certify a backend at a feature level: replay the corpus, run valid cases for every "
       "support-table cell (exact and random data), invalid cases for every rule, unspecified "
       "cases for every U rule and out-of-range index cases. Every call runs in an isolation "
-      "child process with guarded buffers, so crashes, hangs and out-of-bounds accesses are "
-      "reported per case. Each case is written to the repro directory before the call and kept "
-      "(with a shrunk copy) when it fails. Prints the support matrix; exit status 0 only when "
-      "the backend is certified.");
-  CertifyOptions& o = args->options;
-  add_backend_option(*cmd, &o.backend);
+      "child process with guarded buffers, so crashes, hangs, out-of-bounds accesses, late writes "
+      "and runaway memory are reported per case. A failing case is saved, confirmed alone in a "
+      "fresh process, shrunk, and printed with the command that reproduces it. Prints the support "
+      "matrix; exit status 0 only when the backend is certified.");
+  add_backend_option(*cmd, &args->backend);
   cmd->add_option("--level", args->level, "Feature level to certify (1_0 ... 6_4)")->capture_default_str();
   cmd->add_option("--budget", args->budget, "quick (about a minute), standard or thorough")
       ->check(CLI::IsMember({"quick", "standard", "thorough"}))
@@ -96,24 +170,18 @@ void add_certify_command(CLI::App& app) {
   cmd->add_option("--shard", args->shard,
                   "i/n: run only shard i of n (default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else all); "
                   "merge the shards' JSON reports with `dmlcert merge`");
-  cmd->add_option("--timeout", o.timeout_seconds, "Seconds one call may take before it counts as a TIMEOUT")
-      ->capture_default_str();
-  cmd->add_option("--repro-dir", o.repro_dir, "Where case files of failures are kept")->capture_default_str();
-  cmd->add_option("--corpus", o.corpus,
-                  "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or "
-                  "source corpora/)");
-  cmd->add_option("--ops", args->ops,
-                  "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
-  cmd->add_option("--seed", o.seed, "Mixed into every case's seed")->capture_default_str();
-  cmd->add_option("--stop-after-failures", o.stop_after_failures,
+  add_isolation_options(*cmd, &args->isolation);
+  cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")->capture_default_str();
+  cmd->add_option("--corpus", args->corpus,
+                  "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");
+  cmd->add_option("--ops", args->ops, "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
+  cmd->add_option("--seed", args->seed, "Mixed into every case's seed")->capture_default_str();
+  cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "
                   "run up to the last failure")
+      ->check(CLI::Range(0, 1 << 30))
       ->capture_default_str();
-  cmd->add_option("--report", args->files.json, "Write the JSON report (mergeable across shards)");
-  cmd->add_option("--junit", args->files.junit,
-                  "Write a JUnit XML report (one testcase per cell and per rule)");
-  cmd->add_option("--markdown", args->files.markdown, "Write a Markdown report");
-  cmd->add_option("--html", args->files.html, "Write a self-contained HTML report with the coloured matrix");
+  add_report_options(*cmd, &args->files);
   cmd->footer(kExitStatusHelp);
   cmd->callback([args] { set_exit_status(certify(*args)); });
 }

@@ -1,21 +1,25 @@
-// dmlcert fuzz: generated cases against a backend, the reference as the oracle (DESIGN.md, "The
-// command"). Each case is saved before the backend runs it; failures are shrunk and saved, and
-// printed with the seed, the case files and the `dmlcert replay` line.
+// dmlcert fuzz: generated cases against a backend, the reference as the oracle (docs/design.md,
+// "The command"), run on the engine (harness/engine/fuzz.h).
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <thread>
 
+#include "backend_oracle.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "fuzz.h"
+#include "progress.h"
+#include "registry.h"
 
 namespace dmlcert::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct FuzzArgs {
   std::string backend = "optimized";
@@ -28,17 +32,19 @@ struct FuzzArgs {
   std::string shard;
   std::string repro_dir = "dmlcert-repros";
   std::string report;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   int max_size = 50;
   double shrink_seconds = 20;
   RunOptions options;
+  plugin::IsolationOptions isolation;
 };
 
-// "60s", "2m", "1h" or plain seconds.
+// "60s", "2m", "1h" or plain seconds: finite and positive.
 std::optional<double> parse_duration(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || v < 0) return std::nullopt;
+  if (end == s.c_str() || !std::isfinite(v) || v <= 0) return std::nullopt;
   const std::string unit(end);
   if (unit.empty() || unit == "s") return v;
   if (unit == "m") return v * 60;
@@ -46,67 +52,29 @@ std::optional<double> parse_duration(const std::string& s) {
   return std::nullopt;
 }
 
-// "i/n" with 0 <= i < n.
+// "i/n" with 0 <= i < n <= 2^32-1, digits only.
 bool parse_shard(const std::string& s, uint32_t* index, uint32_t* count) {
   const auto slash = s.find('/');
-  if (slash == std::string::npos) return false;
-  try {
-    const unsigned long i = std::stoul(s.substr(0, slash)), n = std::stoul(s.substr(slash + 1));
-    if (n == 0 || i >= n) return false;
-    *index = static_cast<uint32_t>(i), *count = static_cast<uint32_t>(n);
-    return true;
-  } catch (const std::exception&) {
+  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return false;
+  const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
+  if (i.find_first_not_of("0123456789") != std::string::npos || n.find_first_not_of("0123456789") != std::string::npos ||
+      i.size() > 10 || n.size() > 10)
     return false;
-  }
+  const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
+  if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return false;
+  *index = static_cast<uint32_t>(iv), *count = static_cast<uint32_t>(nv);
+  return true;
 }
 
-// Progress: redrawn in place on a terminal, a plain line every ~10 s in a log.
-class Progress {
- public:
-  Progress(std::optional<uint64_t> total, std::optional<double> duration)
-      : total_(total), duration_(duration), tty_(isatty(fileno(stderr)) != 0) {}
-  void update(uint64_t done, uint64_t failures, double elapsed) {
-    const double interval = tty_ ? 0.25 : 10.0;
-    if (elapsed - last_ < interval) return;
-    last_ = elapsed;
-    const double rate = elapsed > 0 ? done / elapsed : 0;
-    double left = 0;
-    if (duration_)
-      left = *duration_ - elapsed;
-    else if (total_ && rate > 0)
-      left = (static_cast<double>(*total_) - done) / rate;
-    std::ostringstream line;
-    line << "cases " << done << (total_ ? "/" + std::to_string(*total_) : "") << "  "
-         << static_cast<uint64_t>(rate) << " cases/s  failures " << failures << "  time left "
-         << static_cast<uint64_t>(left > 0 ? left : 0) << " s";
-    if (tty_)
-      std::cerr << "\r" << line.str() << "   " << std::flush;
-    else
-      std::cerr << line.str() << std::endl;
-  }
-  void finish() {
-    if (tty_ && last_ > 0) std::cerr << "\n";
-  }
-
- private:
-  std::optional<uint64_t> total_;
-  std::optional<double> duration_;
-  bool tty_;
-  double last_ = 0;
-};
-
 int fuzz(const FuzzArgs& a) {
-  props::FuzzOptions o;
+  engine::FuzzOptions o;
   o.seed = a.seed;
-  o.backend_spec = a.backend;
-  o.repro_dir = a.repro_dir;
   o.max_size = a.max_size;
   o.shrink_seconds = a.shrink_seconds;
-  o.run_options.profile = a.options.profile;
-  o.log = &std::cout;
+  o.jobs = a.jobs;
   o.duration_seconds = parse_duration(a.duration);
   if (!a.duration.empty() && !o.duration_seconds) {
-    std::cerr << "dmlcert fuzz: --duration '" << a.duration << "' is not a duration like 60s, 5m or 1h\n";
+    std::cerr << "dmlcert fuzz: --duration '" << a.duration << "' is not a positive duration like 60s, 5m or 1h\n";
     return kExitUsage;
   }
   if (a.cases && !a.duration.empty()) {
@@ -117,7 +85,7 @@ int fuzz(const FuzzArgs& a) {
   for (const std::string& op : a.ops) {
     const auto k = parse_op(op);
     if (!k) {
-      std::cerr << "dmlcert fuzz: unknown operator '" << op
+      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << op
                 << "' (expected SLICE, SLICE1, SCATTER_ND, REDUCE or GATHER_ELEMENTS)\n";
       return kExitUsage;
     }
@@ -126,7 +94,7 @@ int fuzz(const FuzzArgs& a) {
   if (!a.level.empty()) {
     o.level = parse_feature_level(a.level);
     if (!o.level) {
-      std::cerr << "dmlcert fuzz: unknown feature level '" << a.level << "' (expected 1_0 ... 6_4)\n";
+      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << a.level << "' (expected 1_0 ... 6_4)\n";
       return kExitUsage;
     }
   }
@@ -138,51 +106,78 @@ int fuzz(const FuzzArgs& a) {
     if (i && n) shard = std::string(i) + "/" + n;
   }
   if (!shard.empty() && !parse_shard(shard, &o.shard_index, &o.shard_count)) {
-    std::cerr << "dmlcert fuzz: shard '" << shard << "' is not i/n with 0 <= i < n\n";
+    std::cerr << "dmlcert fuzz: --shard '" << shard << "' is not i/n with 0 <= i < n <= 4294967295\n";
     return kExitUsage;
   }
-
-  // The oracle: the reference unless --vs names another backend.
-  std::optional<Backends> pair;
-  std::unique_ptr<Backend> oracle;
-  if (a.vs == "reference") {
-    pair = open_backends(a.backend);
-    if (!pair) return kExitUsage;
-  } else {
-    pair = open_backends(a.backend);
-    if (!pair) return kExitUsage;
-    std::string error;
-    oracle = make_backend(a.vs, &error);
-    if (!oracle) {
-      std::cerr << "dmlcert fuzz: --vs: " << error << "\n";
+  std::error_code ec;
+  fs::create_directories(a.repro_dir, ec);
+  if (ec || ::access(a.repro_dir.c_str(), W_OK) != 0) {
+    std::cerr << "dmlcert fuzz: --repro-dir '" << a.repro_dir << "' cannot be created or written"
+              << (ec ? ": " + ec.message() : "") << "\n";
+    return kExitUsage;
+  }
+  if (!a.report.empty()) {
+    std::ofstream probe(a.report, std::ios::app);
+    if (!probe) {
+      std::cerr << "dmlcert fuzz: --report '" << a.report << "' cannot be written\n";
       return kExitUsage;
     }
   }
-  Backend& under_test = pair->under_test();
-  Backend& reference = oracle ? *oracle : *pair->reference;
 
-  Progress progress(o.duration_seconds ? std::nullopt : std::optional<uint64_t>(o.cases / o.shard_count),
-                    o.duration_seconds);
+  // One backend to check the spec opens; each worker opens its own.
+  auto backends = open_backends(a.backend, a.isolation);
+  if (!backends) return kExitUsage;
+  std::unique_ptr<Backend> vs_backend;
+  std::unique_ptr<Oracle> vs_oracle;
+  if (a.vs != "reference") {
+    std::string error;
+    vs_backend = backends::open(absolute_spec(a.vs), a.isolation, &error);
+    if (!vs_backend) {
+      std::cerr << "dmlcert fuzz: --vs: " << error << "\n";
+      return kExitUsage;
+    }
+    vs_oracle = engine::backend_oracle(*vs_backend, a.options);
+    o.jobs = 1;  // a backend oracle is one process, not safe to share between workers
+  }
+  Oracle& oracle = vs_oracle ? *vs_oracle : *backends->oracle;
+
+  o.engine.backend_spec = backends->spec;
+  o.engine.program = program_path();
+  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.run = a.options;
+  o.engine.run.oracle_is_under_test = a.backend == "reference" && a.vs == "reference";
+  // Generated valid cases are small; the cap only bounds what invalid descriptors declaring huge
+  // TotalTensorSizeInBytes make the runner allocate.
+  o.engine.run.max_buffer_bytes = uint64_t{8} << 20;
+  o.engine.isolated = backends->isolated;
+  Progress progress("fuzz");
+  o.engine.print = [&](const std::string& block) { progress.print(block); };
+  const uint64_t total = o.duration_seconds ? 0 : o.cases / o.shard_count;
   o.on_progress = [&](uint64_t done, uint64_t failures, double elapsed) {
-    progress.update(done, failures, elapsed);
+    const double left = o.duration_seconds ? *o.duration_seconds - elapsed
+                        : done > 0         ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
+                                           : -1;
+    progress.update(done, total, failures, elapsed, left);
   };
-  std::cout << "dmlcert fuzz --backend " << a.backend << " --vs " << a.vs << " --seed " << o.seed
+  std::cout << "dmlcert fuzz --backend " << backends->spec << " --vs " << a.vs << " --seed " << o.seed
             << (o.duration_seconds ? " --duration " + a.duration : " --cases " + std::to_string(o.cases))
-            << " --shard " << o.shard_index << "/" << o.shard_count << " --repro-dir " << o.repro_dir
-            << std::endl;
-  const props::FuzzResult result = props::run_fuzz(under_test, reference, o);
+            << " --shard " << o.shard_index << "/" << o.shard_count << " --jobs " << o.jobs << " --repro-dir "
+            << o.engine.repro_dir << std::endl;
+  const Backends& opened = *backends;
+  const engine::FuzzResult result = engine::run_fuzz([&opened] { return opened.open(); }, oracle, o);
   progress.finish();
-  std::cout << props::fuzz_summary(result);
+  std::cout << engine::fuzz_summary(result);
   if (!a.report.empty()) {
     std::ofstream out(a.report);
-    out << props::fuzz_report_json(result, o) << "\n";
+    out << engine::fuzz_report_json(result, o) << "\n";
     if (!out) {
       std::cerr << "dmlcert fuzz: cannot write the report to " << a.report << "\n";
       return kExitUsage;
     }
   }
+  if (const int stopped = stopped_exit_status()) return stopped;
   if (!result.failures.empty()) {
-    std::cout << result.failures.size() << " failures; reproduce with the `dmlcert replay` lines above\n";
+    std::cout << result.failures.size() << " failures; each prints a `reproduce:` line above\n";
     return kExitFailed;
   }
   return kExitPassed;
@@ -196,29 +191,38 @@ void add_fuzz_command(CLI::App& app) {
       "fuzz",
       "Differential fuzzing: generated valid, invalid (one rule broken at a time) and unspecified "
       "cases against a backend, with the reference as the oracle. The same seed gives the same "
-      "run. Without --level the run cycles through feature levels 2_1, 3_0, 4_1 and 5_0 and walks "
-      "every support-table cell. Each case is written to the repro directory before the backend "
-      "runs it and deleted when it passes; failures are shrunk and kept, and printed with the "
-      "seed, the case files and the `dmlcert replay` line. Ends with a coverage table.");
+      "run, for any --jobs. Without --level the run cycles through feature levels 2_1, 3_0, 4_1 "
+      "and 5_0 and walks every support-table cell. A failure is saved, confirmed alone in a fresh "
+      "backend, shrunk (or, when it only fails after earlier cases, bisected to a short sequence) "
+      "and printed with its case files and the `dmlcert run` line that reproduces it. Ends with "
+      "distributions and a coverage table.");
   add_backend_option(*cmd, &args->backend);
-  cmd->add_option("--vs", args->vs, "The oracle backend")->capture_default_str();
+  cmd->add_option("--vs", args->vs, "The oracle: reference, or another backend whose outputs judge valid cases")
+      ->capture_default_str();
   cmd->add_option("--seed", args->seed, "The run's seed; each case's seed derives from (seed, index)")
       ->capture_default_str();
-  cmd->add_option("--cases", args->cases, "How many cases (across all shards); default 1000");
+  cmd->add_option("--cases", args->cases, "How many cases (across all shards); default 1000")
+      ->check(positive_integer());
   cmd->add_option("--duration", args->duration, "Run for this long instead (60s, 5m, 1h)");
   cmd->add_option("--ops", args->ops, "Only these operators (SLICE,SLICE1,SCATTER_ND,REDUCE,GATHER_ELEMENTS)")
       ->delimiter(',');
   cmd->add_option("--level", args->level, "Only this feature level (default: cycle 2_1, 3_0, 4_1, 5_0)");
   cmd->add_option("--shard", args->shard,
                   "Take part i of n (i/n) of the cases; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
-  cmd->add_option("--repro-dir", args->repro_dir, "Where case files are saved")->capture_default_str();
+  cmd->add_option("--jobs,-j", args->jobs, "Parallel workers, each with its own backend (default: the cores)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  cmd->add_option("--repro-dir", args->repro_dir, "Where failing cases are saved")->capture_default_str();
   cmd->add_option("--report", args->report,
                   "Write a JSON report: outcomes, classes, coverage, failures, throughput");
   cmd->add_option("--max-size", args->max_size, "Largest rapidcheck size (tensors grow with it)")
+      ->check(CLI::Range(0, 100))
       ->capture_default_str();
   cmd->add_option("--shrink-seconds", args->shrink_seconds, "Time cap for shrinking one failure")
+      ->check(finite_at_least(0))
       ->capture_default_str();
   add_run_options(*cmd, &args->options);
+  add_isolation_options(*cmd, &args->isolation);
   cmd->footer(kExitStatusHelp);
   cmd->callback([args] { set_exit_status(fuzz(*args)); });
 }

@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/text.h"
 #include "report_files.h"
 
 namespace dmlcert::cli {
@@ -25,7 +26,9 @@ int merge(const MergeArgs& a) {
     std::string error;
     auto r = in ? cert::report_from_json(text.str(), &error) : std::nullopt;
     if (!r) {
-      std::cerr << "dmlcert merge: " << path << ": " << (in ? error : "cannot read") << "\n";
+      // A case file or anything else that is not a certify report: say so in one line.
+      std::cerr << "dmlcert merge: " << printable(path) << ": not a `dmlcert certify --report` JSON report ("
+                << printable(in ? error : std::string("cannot read it"), 200) << ")\n";
       return kExitUsage;
     }
     parts.push_back(std::move(*r));
@@ -51,10 +54,7 @@ void add_merge_command(CLI::App& app) {
       "summed per cell and rule, failures and repro files collected, and the verdict recomputed. "
       "Exit status 0 only when the merged report certifies the backend.");
   cmd->add_option("REPORT", args->inputs, "JSON reports of the shards")->required();
-  cmd->add_option("--report", args->files.json, "Write the merged JSON report");
-  cmd->add_option("--junit", args->files.junit, "Write a JUnit XML report");
-  cmd->add_option("--markdown", args->files.markdown, "Write a Markdown report");
-  cmd->add_option("--html", args->files.html, "Write a self-contained HTML report");
+  add_report_options(*cmd, &args->files);
   cmd->callback([args] { set_exit_status(merge(*args)); });
 }
 

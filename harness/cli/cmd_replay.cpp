@@ -7,6 +7,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/text.h"
+#include "engine.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -16,55 +18,52 @@ namespace fs = std::filesystem;
 struct ReplayArgs {
   std::vector<std::string> paths;
   std::string backend = "optimized";
+  std::string repro_dir = "dmlcert-replay";
+  ReadLimits limits;
   RunOptions options;
+  plugin::IsolationOptions isolation;
   bool verbose = false;
 };
 
-bool is_case_file(const fs::path& p) {
-  return p.extension() == ".json" || p.extension() == ".jsonl";
-}
-
-// The case files a path names: itself, or every *.json / *.jsonl below a directory, sorted. A
-// path that does not exist is kept, so that loading it reports the error.
-std::vector<std::string> case_files(const std::string& path) {
+// Writes a failing case into the repro directory under its own name; returns the absolute path.
+std::string save_for_reproduction(const Case& c, const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(path, ec)) return {path};
-  std::vector<std::string> files;
-  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec) && is_case_file(it->path())) files.push_back(it->path().string());
-  std::sort(files.begin(), files.end());
-  return files;
+  fs::create_directories(dir, ec);
+  const std::string path = fs::absolute(fs::path(dir) / (engine::file_safe(c.name.empty() ? "case" : c.name) + ".json")).string();
+  std::string error;
+  if (!write_case_file(path, c, &error)) {
+    std::cerr << "dmlcert replay: " << printable(error) << "\n";
+    return {};
+  }
+  return path;
 }
-
-constexpr std::array kOutcomes = {Outcome::Passed,  Outcome::Failed,     Outcome::Unimplemented,
-                                  Outcome::Skipped, Outcome::Mistrusted, Outcome::Crash,
-                                  Outcome::Timeout, Outcome::Oob};
 
 int replay(const ReplayArgs& a) {
-  auto backends = open_backends(a.backend);
+  auto backends = open_backends(a.backend, a.isolation);
   if (!backends) return kExitUsage;
-  Runner runner(backends->under_test(), *backends->reference, a.options);
+  RunOptions options = a.options;
+  options.oracle_is_under_test = a.backend == "reference";
+  Runner runner(*backends->under_test, *backends->oracle, options);
 
-  std::array<uint64_t, kOutcomes.size()> counts{};
-  uint64_t malformed = 0, failed = 0;
-  for (const std::string& path : a.paths) {
-    for (const std::string& file : case_files(path)) {
-      LoadedCases loaded = load_case_file(file);
-      for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
-      malformed += loaded.errors.size();
-      const bool several = loaded.cases.size() > 1 || file.ends_with(".jsonl");
-      for (const Case& c : loaded.cases) {
-        const CaseReport r = run_case(runner, c);
-        ++counts[static_cast<size_t>(r.outcome)];
-        if (fails_run(r.outcome)) ++failed;
-        if (!fails_run(r.outcome) && !a.verbose) continue;
-        std::cout << (fails_run(r.outcome) ? "FAILED " : "") << c.name << ": " << name(r.outcome)
-                  << (r.detail.empty() ? "" : ": " + r.detail) << "\n";
-        if (fails_run(r.outcome))
-          std::cout << "  case file: " << file
-                    << "\n  reproduce: " << reproduce_command(file, a.backend, several ? c.name : "") << "\n";
-      }
+  std::array<uint64_t, kOutcomeCount> counts{};
+  uint64_t failed = 0;
+  // Every path that cannot be read is reported (and counted as malformed), never skipped.
+  const LoadedCases loaded = load_cases(a.paths, a.limits);
+  for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
+  const uint64_t malformed = loaded.errors.size();
+  for (const Case& c : loaded.cases) {
+    const CaseReport r = run_case(runner, c);
+    ++counts[static_cast<size_t>(r.outcome)];
+    if (fails_run(r.outcome)) ++failed;
+    if (!fails_run(r.outcome) && !a.verbose) continue;
+    std::cout << (fails_run(r.outcome) ? "FAILED " : "") << printable(c.name) << ": " << name(r.outcome)
+              << (r.detail.empty() ? "" : ": " + printable(r.detail, 600)) << "\n";
+    if (fails_run(r.outcome)) {
+      // The case alone, in a file of its own, so that the command reruns exactly it.
+      const std::string file = save_for_reproduction(c, a.repro_dir);
+      if (!file.empty())
+        std::cout << "  case file: " << file << "\n  reproduce: "
+                  << engine::reproduce_command(program_path(), file, backends->spec) << "\n";
     }
   }
 
@@ -77,8 +76,8 @@ int replay(const ReplayArgs& a) {
     others += ' ';
     others += what;
   };
-  for (Outcome o : kOutcomes)
-    if (o != Outcome::Passed) count(counts[static_cast<size_t>(o)], name(o));
+  for (int i = 0; i < kOutcomeCount; ++i)
+    if (static_cast<Outcome>(i) != Outcome::Passed) count(counts[static_cast<size_t>(i)], name(static_cast<Outcome>(i)));
   count(malformed, "malformed");
   if (!others.empty() && others != std::to_string(failed) + " failed") std::cout << others << "\n";
   std::cout << counts[static_cast<size_t>(Outcome::Passed)] << " passed, " << failed << " failed"
@@ -94,15 +93,20 @@ void add_replay_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "replay",
       "Run every case in the given files and directories (recursively: *.json, *.jsonl, in sorted "
-      "order) against a backend, judged against the reference backend. Each failure prints its "
-      "case file and the `dmlcert run` command that reproduces it; malformed files print one line "
-      "each (FILE: JSON-PATH: what was expected) and the other cases still run. The last line is "
-      "\"N passed, N failed\" (failed counts failed, mistrusted, crash, timeout and oob cases); "
-      "when other outcomes occurred, the line before counts each of them.");
+      "order) against a backend in one process, judged against the reference backend. Each failure "
+      "prints its case file and the `dmlcert run` command that reproduces it; malformed or unreadable "
+      "files print one line each (FILE: JSON-PATH: what was expected) and the other cases still run. "
+      "The last line is \"N passed, N failed\" (failed counts every outcome that fails a run); when "
+      "other outcomes occurred, the line before counts each of them.");
   cmd->add_option("PATH", args->paths, "Case files (.json, .jsonl) and directories of them")->required();
   add_backend_option(*cmd, &args->backend);
   add_run_options(*cmd, &args->options);
   cmd->add_flag("--verbose,-v", args->verbose, "Print every case's outcome, not only failures");
+  cmd->add_option("--repro-dir", args->repro_dir, "Where each failing case is written alone, for its reproduce line")
+      ->capture_default_str();
+  cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse case files larger than this")
+      ->capture_default_str();
+  add_isolation_options(*cmd, &args->isolation);
   cmd->footer(kExitStatusHelp);
   cmd->callback([args] { set_exit_status(replay(*args)); });
 }

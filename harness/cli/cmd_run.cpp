@@ -11,7 +11,9 @@ struct RunArgs {
   std::string file;
   std::string backend = "optimized";
   std::string case_name;
+  ReadLimits limits;
   RunOptions options;
+  plugin::IsolationOptions isolation;
 };
 
 // One result object, a key a line: tensors stay on one line however long, and each violation
@@ -34,7 +36,7 @@ void print_result(const nlohmann::ordered_json& j, const char* trailer) {
 }
 
 int run(const RunArgs& a) {
-  LoadedCases loaded = load_case_file(a.file);
+  LoadedCases loaded = load_case_file(a.file, a.limits);
   for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
   std::vector<const Case*> selected;
   for (const Case& c : loaded.cases)
@@ -45,9 +47,11 @@ int run(const RunArgs& a) {
                 << "\n";
     return kExitUsage;
   }
-  auto backends = open_backends(a.backend);
+  auto backends = open_backends(a.backend, a.isolation);
   if (!backends) return kExitUsage;
-  Runner runner(backends->under_test(), *backends->reference, a.options);
+  RunOptions options = a.options;
+  options.oracle_is_under_test = a.backend == "reference";
+  Runner runner(*backends->under_test, *backends->oracle, options);
 
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   bool failed = false;
@@ -79,12 +83,16 @@ void add_run_command(CLI::App& app) {
       "outcome (passed, failed, unimplemented, skipped, mistrusted, crash, timeout, oob), the "
       "validator's class, the backend's status, and either the output tensor in logical row-major "
       "order (numbers, \"nan\", \"inf\", \"-inf\", \"0x...\" NaN bit patterns) or the violations "
-      "it reported with their rule IDs. A .jsonl file runs every line (a JSON array is printed) "
-      "unless --case picks one.");
+      "it reported with their rule IDs. A .jsonl file runs every line in order in one backend "
+      "process (a JSON array is printed) unless --case picks one: that is how a state-dependent "
+      "failure's sequence file (*.sequence.jsonl) reproduces it.");
   cmd->add_option("CASE", args->file, "A case file (.json, or .jsonl with one case per line)")->required();
   add_backend_option(*cmd, &args->backend);
   cmd->add_option("--case", args->case_name, "Run only the case with this name (for .jsonl files)");
   add_run_options(*cmd, &args->options);
+  add_isolation_options(*cmd, &args->isolation);
+  cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse a case file larger than this")
+      ->capture_default_str();
   cmd->footer(kExitStatusHelp);
   cmd->callback([args] { set_exit_status(run(*args)); });
 }

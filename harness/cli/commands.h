@@ -12,5 +12,6 @@ void add_rules_command(CLI::App& app);    // cmd_rules.cpp
 void add_fuzz_command(CLI::App& app);     // cmd_fuzz.cpp
 void add_certify_command(CLI::App& app);  // cmd_certify.cpp
 void add_merge_command(CLI::App& app);    // cmd_merge.cpp
+void add_support_command(CLI::App& app);  // cmd_support.cpp
 
 }  // namespace dmlcert::cli

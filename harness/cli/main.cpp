@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
   dmlcert::cli::add_fuzz_command(app);
   dmlcert::cli::add_certify_command(app);
   dmlcert::cli::add_merge_command(app);
+  dmlcert::cli::add_support_command(app);
+  dmlcert::cli::install_stop_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -34,5 +36,6 @@ int main(int argc, char** argv) {
     std::cerr << "dmlcert: internal error: " << e.what() << "\n";
     return dmlcert::cli::kExitFailed;
   }
+  if (const int stopped = dmlcert::cli::stopped_exit_status()) return stopped;
   return dmlcert::cli::exit_status();
 }

@@ -2,21 +2,33 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstring>
 #include <iostream>
+
+#include "dmlcert/text.h"
 
 namespace dmlcert::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
+// Writes through a temporary sibling and a rename, so that a report is whole or absent.
 bool write_file(const std::string& path, const std::string& text) {
   std::error_code ec;
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "dmlcert: cannot write " << path << "\n";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) {
+      std::cerr << "dmlcert: cannot write " << printable(path) << ": " << std::strerror(errno) << "\n";
+      return false;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::cerr << "dmlcert: cannot write " << printable(path) << ": " << ec.message() << "\n";
     return false;
   }
   return true;
@@ -28,6 +40,31 @@ std::string dir_of(const std::string& path) {
 }
 
 }  // namespace
+
+void add_report_options(CLI::App& cmd, ReportFiles* files) {
+  cmd.add_option("--report", files->json, "Write the JSON report (mergeable across shards)");
+  cmd.add_option("--junit", files->junit, "Write a JUnit XML report (one testcase per cell and per rule)");
+  cmd.add_option("--markdown", files->markdown, "Write a Markdown report");
+  cmd.add_option("--html", files->html, "Write a self-contained HTML report");
+}
+
+bool can_write_reports(const ReportFiles& files, std::string* why) {
+  for (const std::string* path : {&files.json, &files.junit, &files.markdown, &files.html}) {
+    if (path->empty()) continue;
+    std::error_code ec;
+    const fs::path p = fs::absolute(*path, ec);
+    if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+    const std::string probe = p.string() + ".tmp";
+    std::ofstream out(probe, std::ios::app);
+    if (!out) {
+      *why = "cannot write the report " + printable(*path) + ": " + std::strerror(errno);
+      return false;
+    }
+    out.close();
+    fs::remove(probe, ec);
+  }
+  return true;
+}
 
 bool write_reports(const cert::Report& r, const ReportFiles& files) {
   bool ok = true;

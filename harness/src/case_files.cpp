@@ -1,5 +1,8 @@
 // Case files on disk: .json (one case) and .jsonl (one case per non-empty line), directories of
-// them, and atomic writes.
+// them, and atomic writes. Reading is bounded (ReadLimits) and every path that cannot be read is
+// reported, never skipped in silence.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,28 +12,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "dmlcert/case.h"
+#include "dmlcert/text.h"
 
 namespace dmlcert {
 namespace fs = std::filesystem;
 
-std::string_view name(CaseClass c) {
-  switch (c) {
-    case CaseClass::Valid: return "valid";
-    case CaseClass::Invalid: return "invalid";
-    case CaseClass::Unspecified: return "unspecified";
-  }
-  return "valid";
-}
-
 std::string CaseError::to_string() const {
-  std::string s = file + ": " + path + ": " + message;
-  // One line, whatever a file name or message holds.
-  for (char& ch : s)
-    if (ch == '\n' || ch == '\r') ch = ' ';
-  return s;
+  return printable(file, 200) + ": " + printable(path, 100) + ": " + printable(message, kMaxErrorLine);
 }
 
 namespace {
@@ -39,34 +29,67 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool read_file(const std::string& path, std::string* text, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = std::strerror(errno);
+// Reads at most limit + 1 bytes, so that a device or a pipe that never ends (/dev/zero) costs no
+// more than a file at the limit.
+bool read_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *why = std::string("cannot open it: ") + std::strerror(errno);
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    *why = "read error";
-    return false;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      *why = "it is a directory (give a .json or .jsonl file, or pass the directory to `replay`)";
+      return false;
+    }
+    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
+      ::close(fd);
+      *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " + std::to_string(limit) +
+             " (--max-file-bytes)";
+      return false;
+    }
   }
-  *text = std::move(ss).str();
+  text->clear();
+  char buf[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *why = std::string("cannot read it: ") + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    text->append(buf, static_cast<size_t>(n));
+    if (text->size() > limit) {
+      ::close(fd);
+      *why = "it holds more than the limit of " + std::to_string(limit) + " bytes (--max-file-bytes)";
+      return false;
+    }
+  }
+  ::close(fd);
   return true;
 }
 
-void load_jsonl(const std::string& path, const std::string& text, LoadedCases& out) {
-  size_t line_no = 0, begin = 0;
+void load_jsonl(const std::string& path, const std::string& text, const ReadLimits& limits, LoadedCases& out) {
+  size_t line_no = 0, begin = 0, cases = 0;
   while (begin <= text.size()) {
     size_t end = text.find('\n', begin);
     if (end == std::string::npos) end = text.size();
     ++line_no;
     const std::string_view line(text.data() + begin, end - begin);
     if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+      if (++cases > limits.max_cases) {
+        out.errors.push_back({path, "line " + std::to_string(line_no),
+                              "more than " + std::to_string(limits.max_cases) + " cases in one file; the rest is not read"});
+        return;
+      }
       CaseError e;
-      if (auto c = parse_case(line, path, &e))
+      if (auto c = parse_case(line, path, &e)) {
         out.cases.push_back(std::move(*c));
-      else {
+      } else {
         e.path = "line " + std::to_string(line_no) + (e.path == "(root)" ? "" : ": " + e.path);
         out.errors.push_back(std::move(e));
       }
@@ -75,17 +98,48 @@ void load_jsonl(const std::string& path, const std::string& text, LoadedCases& o
   }
 }
 
+// Every *.json and *.jsonl below dir. A subdirectory that cannot be listed, a dangling link or a
+// device named like a case file is an error of its own; the walk goes on with the rest.
+void collect_case_files(const fs::path& dir, std::vector<std::string>& files, std::vector<CaseError>& errors,
+                        int depth) {
+  constexpr int kMaxDepth = 64;  // links can make a directory tree endless
+  if (depth > kMaxDepth) {
+    errors.push_back(CaseError{dir.string(), "(file)", "nested more than 64 directories deep; not read"});
+    return;
+  }
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec) {
+    errors.push_back(CaseError{dir.string(), "(file)", "cannot list the directory: " + ec.message()});
+    return;
+  }
+  for (; it != end; it.increment(ec)) {
+    const std::string f = it->path().string();
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) {
+      collect_case_files(it->path(), files, errors, depth + 1);
+      continue;
+    }
+    if (!ends_with(f, ".json") && !ends_with(f, ".jsonl")) continue;
+    if (it->is_regular_file(type_ec))
+      files.push_back(f);
+    else
+      errors.push_back(CaseError{f, "(file)", it->is_symlink(type_ec) ? "a link to nothing" : "not a regular file"});
+  }
+  if (ec) errors.push_back(CaseError{dir.string(), "(file)", "cannot list the whole directory: " + ec.message()});
+}
+
 }  // namespace
 
-LoadedCases load_case_file(const std::string& path) {
+LoadedCases load_case_file(const std::string& path, const ReadLimits& limits) {
   LoadedCases out;
   std::string text, why;
-  if (!read_file(path, &text, &why)) {
-    out.errors.push_back(CaseError{path, "(file)", "cannot read the file: " + why});
+  if (!read_file(path, limits.max_file_bytes, &text, &why)) {
+    out.errors.push_back(CaseError{path, "(file)", why});
     return out;
   }
   if (ends_with(path, ".jsonl")) {
-    load_jsonl(path, text, out);
+    load_jsonl(path, text, limits, out);
   } else {
     CaseError e;
     if (auto c = parse_case(text, path, &e))
@@ -96,7 +150,7 @@ LoadedCases load_case_file(const std::string& path) {
   return out;
 }
 
-LoadedCases load_cases(const std::vector<std::string>& paths) {
+LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits) {
   LoadedCases all;
   auto append = [&](LoadedCases&& one) {
     std::move(one.cases.begin(), one.cases.end(), std::back_inserter(all.cases));
@@ -105,18 +159,13 @@ LoadedCases load_cases(const std::vector<std::string>& paths) {
   for (const std::string& p : paths) {
     std::error_code ec;
     if (!fs::is_directory(p, ec)) {
-      append(load_case_file(p));
+      append(load_case_file(p, limits));
       continue;
     }
     std::vector<std::string> files;
-    for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const std::string f = it->path().string();
-      if (it->is_regular_file(ec) && (ends_with(f, ".json") || ends_with(f, ".jsonl"))) files.push_back(f);
-    }
-    if (ec) all.errors.push_back(CaseError{p, "(file)", "cannot list the directory: " + ec.message()});
+    collect_case_files(p, files, all.errors, 0);
     std::sort(files.begin(), files.end());
-    for (const std::string& f : files) append(load_case_file(f));
+    for (const std::string& f : files) append(load_case_file(f, limits));
   }
   return all;
 }
@@ -128,8 +177,7 @@ bool write_case_file(const std::string& path, const Case& c, std::string* error)
   };
   // A unique sibling name, so the rename stays within one file system and is atomic.
   static std::atomic<unsigned> counter{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   const std::string text = ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -1,83 +1,14 @@
-// Writing a case in the canonical form of CASE_FORMAT.md: fixed key order, packed defaults left
+// Writing a case in the canonical form of docs/case-format.md: fixed key order, packed defaults left
 // out, numbers that read back to the same bits (parse_case(to_json(c)) == c).
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "dmlcert/case.h"
+#include "dmlcert/values.h"
 
 namespace dmlcert {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-template <class T>
-uint64_t bits_of(T v) {
-  uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
-
-template <class T>
-T narrow(double d) {
-  if constexpr (std::is_same_v<T, half>)
-    return round_to_half(d);
-  else
-    return static_cast<T>(d);
-}
-
-std::string hex_bits(uint64_t bits, size_t bytes) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes),
-                static_cast<unsigned long long>(bits));
-  return buf;
-}
-
-// The float as the shortest decimal that reads back (rounded once to T) to the same bits.
-// Integral values are written as integers ("3", not "3.0"): the reader converts those to T exactly.
-template <class T>
-ojson float_value(T v) {
-  const double x = static_cast<double>(v);
-  if (std::isnan(x)) {
-    const T quiet = std::is_same_v<T, half> ? T(std::numeric_limits<float>::quiet_NaN())
-                                            : static_cast<T>(std::numeric_limits<double>::quiet_NaN());
-    if (bits_of(v) == bits_of(quiet)) return "nan";
-    return hex_bits(bits_of(v), sizeof(T));  // a payload or a sign the reader must keep
-  }
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == std::trunc(x) && std::fabs(x) <= 9007199254740992.0 && !(x == 0 && std::signbit(x)))
-    return static_cast<int64_t>(x);
-  for (int digits = 1; digits <= 17; ++digits) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-    const double d = std::strtod(buf, nullptr);
-    if (bits_of(narrow<T>(d)) == bits_of(v)) return d;
-  }
-  return x;
-}
-
-ojson element_value(DataType type, const std::byte* p) {
-  return dispatch(type, [p](auto tag) -> ojson {
-    using T = typename decltype(tag)::type;
-    const T v = load<T>(p);
-    if constexpr (is_float_v<T>)
-      return float_value(v);
-    else if constexpr (std::is_signed_v<T>)
-      return static_cast<int64_t>(v);
-    else
-      return static_cast<uint64_t>(v);
-  });
-}
-
-ojson data_array(DataType type, const Bytes& bytes) {
-  ojson a = ojson::array();
-  const size_t es = element_size(type);
-  for (size_t i = 0; i + es <= bytes.size(); i += es) a.push_back(element_value(type, bytes.data() + i));
-  return a;
-}
 
 ojson tensor_json(const TensorDesc& t, const Bytes* data) {
   ojson j = ojson::object();
@@ -86,47 +17,28 @@ ojson tensor_json(const TensorDesc& t, const Bytes* data) {
   if (t.strides) j["strides"] = *t.strides;
   // Absent total_bytes reads as the minimum implied size (or 0 when that overflows).
   if (t.total_bytes != min_implied_bytes(t).value_or(0)) j["total_bytes"] = t.total_bytes;
-  if (data) j["data"] = data_array(t.type, *data);
+  if (data) j["data"] = data_json(t.type, *data);
   return j;
 }
 
-ojson params_json(const OperatorDesc& desc) {
-  return std::visit(
-      [](const auto& d) -> ojson {
-        using D = std::decay_t<decltype(d)>;
-        ojson p = ojson::object();
-        if constexpr (std::is_same_v<D, SliceDesc>) {
-          p["offsets"] = d.offsets;
-          p["sizes"] = d.sizes;
-          p["strides"] = d.strides;
-        } else if constexpr (std::is_same_v<D, Slice1Desc>) {
-          p["input_window_offsets"] = d.input_window_offsets;
-          p["input_window_sizes"] = d.input_window_sizes;
-          p["input_window_strides"] = d.input_window_strides;
-        } else if constexpr (std::is_same_v<D, ScatterNdDesc>) {
-          p["input_dimension_count"] = d.input_dimension_count;
-          p["indices_dimension_count"] = d.indices_dimension_count;
-        } else if constexpr (std::is_same_v<D, ReduceDesc>) {
-          if (is_valid(d.function))
-            p["function"] = name(d.function);
-          else
-            p["function"] = static_cast<uint32_t>(d.function);  // an OP.FUNCTION case
-          p["axes"] = d.axes;
-        } else {
-          p["axis"] = d.axis;
-        }
-        return p;
-      },
-      desc);
+// One parameter, by its C++ type (the declarations in dmlcert/ops/ say which).
+template <class T>
+ojson param_json(const T& v) {
+  if constexpr (std::is_same_v<T, ReduceFunction>) {
+    if (is_valid(v)) return name(v);
+    return static_cast<uint32_t>(v);  // an OP.FUNCTION case
+  } else {
+    return v;
+  }
 }
 
-const Bytes* input_bytes(const InputData& d, Role r) {
-  switch (r) {
-    case Role::INPUT: return &d.input;
-    case Role::INDICES: return &d.indices;
-    case Role::UPDATES: return &d.updates;
-    default: return nullptr;
-  }
+ojson params_json(const OperatorDesc& desc) {
+  ojson p = ojson::object();
+  visit(desc, [&](const auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    for_each_param_field<D>([&](const auto& field) { p[std::string(field.key)] = param_json(d.*field.member); });
+  });
+  return p;
 }
 
 ojson case_object(const Case& c) {
@@ -138,11 +50,11 @@ ojson case_object(const Case& c) {
   j["params"] = params_json(c.op);
   ojson tensors = ojson::object();
   for (Role r : roles(op_kind(c.op)))
-    tensors[std::string(name(r))] = tensor_json(*tensor(c.op, r), input_bytes(c.data, r));
+    tensors[std::string(name(r))] = tensor_json(*tensor(c.op, r), is_input_role(r) ? &c.data.of(r) : nullptr);
   j["tensors"] = std::move(tensors);
   j["expect"] = std::string(name(c.expect));
   if (c.expected_output)
-    j["expected_output"] = data_array(tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
+    j["expected_output"] = data_json(tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
   if (!c.violates.empty()) j["violates"] = c.violates;
   if (c.tolerance) {
     ojson t = ojson::object();

@@ -7,50 +7,12 @@
 #include <variant>
 
 #include "dmlcert/reduce_bounds.h"
+#include "dmlcert/values.h"
 
 namespace dmlcert {
 namespace {
 
 constexpr size_t kReportedMismatches = 5;
-
-// An element for a human: the shortest decimal that reads back to the same value, "inf", and
-// NaNs with their bit pattern (bit-exact comparison cares about payloads).
-std::string describe(DataType t, const std::byte* p) {
-  return dispatch(t, [p](auto tag) -> std::string {
-    using T = typename decltype(tag)::type;
-    const T v = load<T>(p);
-    if constexpr (is_float_v<T>) {
-      const double d = static_cast<double>(v);
-      if (std::isnan(d)) {
-        uint64_t bits = 0;
-        std::memcpy(&bits, p, sizeof(T));
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "nan(0x%0*llx)", static_cast<int>(2 * sizeof(T)),
-                      static_cast<unsigned long long>(bits));
-        return buf;
-      }
-      if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-      char buf[64];
-      std::to_chars_result r;
-      if constexpr (std::is_same_v<T, double>)
-        r = std::to_chars(buf, buf + sizeof buf, d);
-      else
-        r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
-      return std::string(buf, r.ptr);
-    } else {
-      return std::to_string(v);
-    }
-  });
-}
-
-Coord coord_of(uint64_t index, const Sizes& sizes) {
-  Coord c(sizes.size(), 0);
-  for (size_t i = sizes.size(); i-- > 0;) {
-    c[i] = static_cast<uint32_t>(index % sizes[i]);
-    index /= sizes[i];
-  }
-  return c;
-}
 
 bool element_matches(DataType t, const std::byte* expected, const std::byte* actual, double bound,
                      const Range* range, const Expectation& e) {
@@ -132,9 +94,9 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     r.ok = false;
     if (++r.mismatches > kReportedMismatches) continue;
     Mismatch m{i,
-               coord_of(i, output.sizes),
-               describe(output.type, expected.candidates.front().data() + i * es),
-               present ? describe(output.type, actual.data() + i * es) : "nothing",
+               unravel(i, output.sizes),
+               element_text(output.type, expected.candidates.front().data() + i * es),
+               present ? element_text(output.type, actual.data() + i * es) : "nothing",
                bound,
                range ? std::optional<Range>(*range) : std::nullopt};
     if (expected.candidates.size() > 1)
@@ -148,17 +110,12 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
 Expectation expectation_for(const Case& c, const Bytes& reference_output, AccumulationProfile profile) {
   Expectation e;
   e.candidates.push_back(reference_output);
-  if (const auto* r = std::get_if<ReduceDesc>(&c.op)) {
-    // SPEC.md: "±0 compare equal for float reductions", which includes MIN and MAX (IEEE 754
-    // leaves min(+0, -0) open). NaN results match whatever their payload: which NaN a
-    // reduction propagates is not specified.
-    if (is_float(r->output.type)) e.zero_signs_equal = e.nan_equal = true;
-    if (has_error_bound(*r)) {
-      ReduceBounds b = reduce_error_bounds(*r, c.data.input, reference_output, profile);
-      e.bounds = std::move(b.bounds);
-      e.ranges = std::move(b.ranges);
-    }
-  }
+  // An operator whose results are not bit-exact says how to judge them (REDUCE's float bounds).
+  visit(c.op, [&](const auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    if constexpr (requires { D::refine_expectation(d, c.data, profile, e); })
+      D::refine_expectation(d, c.data, profile, e);
+  });
   if (c.tolerance) {
     if (const TensorDesc* out = tensor(c.op, Role::OUTPUT)) {
       e.bounds = tolerance_bounds(*c.tolerance, out->type, reference_output);

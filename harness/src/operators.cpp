@@ -1,79 +1,156 @@
+// The generic view of the registry's operators, derived from their declarations.
 #include "dmlcert/operators.h"
 
 #include <array>
+#include <sstream>
 
 namespace dmlcert {
 namespace {
-constexpr std::array<std::string_view, kOpCount> kOpNames = {"SLICE", "SLICE1", "SCATTER_ND", "REDUCE",
-                                                             "GATHER_ELEMENTS"};
-constexpr std::array<std::string_view, kOpCount> kOpStems = {"slice", "slice1", "scatter_nd", "reduce",
-                                                             "gather_elements"};
-constexpr std::array<std::string_view, kReduceFunctionCount> kFunctionNames = {
-    "ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM", "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"};
-constexpr std::array<std::string_view, kRoleCount> kRoleNames = {"input", "indices", "updates", "output"};
-}  // namespace
 
-std::string_view name(OpKind op) { return kOpNames.at(static_cast<size_t>(op)); }
-std::string_view file_stem(OpKind op) { return kOpStems.at(static_cast<size_t>(op)); }
-std::optional<OpKind> parse_op(std::string_view s) {
-  for (OpKind op : kAllOps)
-    if (name(op) == s) return op;
-  return std::nullopt;
+// Per-operator facts gathered once from the declarations, indexed by OpKind.
+struct Entry {
+  const OperatorInfo* info;
+  std::vector<Role> roles;
+  std::vector<TypeSource> sources;  // by role order
+  bool has_function = false;
+};
+
+const std::array<Entry, kOpCount>& entries() {
+  static const std::array<Entry, kOpCount> table = [] {
+    std::array<Entry, kOpCount> t{};
+    size_t i = 0;
+    for_each_operator_type([&](auto tag) {
+      using D = typename decltype(tag)::type;
+      Entry& e = t[i++];
+      e.info = &D::kInfo;
+      for_each_tensor_field<D>([&](const auto& field) {
+        e.roles.push_back(field.role);
+        e.sources.push_back(field.type_source);
+      });
+      for_each_param_field<D>([&](const auto& field) { e.has_function |= field.kind == ParamKind::Function; });
+    });
+    return t;
+  }();
+  return table;
 }
 
-bool is_valid(ReduceFunction f) { return static_cast<uint32_t>(f) < kReduceFunctionCount; }
-std::string name(ReduceFunction f) {
-  if (!is_valid(f)) return "FUNCTION(" + std::to_string(static_cast<uint32_t>(f)) + ")";
-  return std::string(kFunctionNames[static_cast<size_t>(f)]);
-}
-std::optional<ReduceFunction> parse_reduce_function(std::string_view s) {
-  for (size_t i = 0; i < kFunctionNames.size(); ++i)
-    if (kFunctionNames[i] == s) return static_cast<ReduceFunction>(i);
-  return std::nullopt;
-}
-bool is_arg_function(ReduceFunction f) { return f == ReduceFunction::ARGMAX || f == ReduceFunction::ARGMIN; }
-
-std::string_view name(Role r) { return kRoleNames.at(static_cast<size_t>(r)); }
-std::optional<Role> parse_role(std::string_view s) {
-  for (size_t i = 0; i < kRoleNames.size(); ++i)
-    if (kRoleNames[i] == s) return static_cast<Role>(i);
-  return std::nullopt;
-}
-bool is_input_role(Role r) { return r != Role::OUTPUT; }
-
-OpKind op_kind(const OperatorDesc& d) { return static_cast<OpKind>(d.index()); }
-
-std::optional<ReduceFunction> reduce_function(const OperatorDesc& d) {
-  if (auto* r = std::get_if<ReduceDesc>(&d)) return r->function;
-  return std::nullopt;
+const Entry& entry(OpKind op) {
+  return entries().at(static_cast<size_t>(op));
 }
 
-std::vector<Role> roles(OpKind op) {
-  switch (op) {
-    case OpKind::SCATTER_ND: return {Role::INPUT, Role::INDICES, Role::UPDATES, Role::OUTPUT};
-    case OpKind::GATHER_ELEMENTS: return {Role::INPUT, Role::INDICES, Role::OUTPUT};
-    default: return {Role::INPUT, Role::OUTPUT};
+template <class V>
+void print_value(std::ostream& os, const V& v) {
+  if constexpr (std::is_same_v<V, ReduceFunction>) {
+    os << name(v);
+  } else if constexpr (std::is_integral_v<V>) {
+    os << +v;
+  } else {
+    os << '[';
+    for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << +v[i];
+    os << ']';
   }
 }
 
-TensorDesc* tensor(OperatorDesc& d, Role r) {
-  return std::visit(
-      [r](auto& op) -> TensorDesc* {
-        using T = std::decay_t<decltype(op)>;
-        if (r == Role::INPUT) return &op.input;
-        if (r == Role::OUTPUT) return &op.output;
-        if constexpr (std::is_same_v<T, ScatterNdDesc>) {
-          if (r == Role::INDICES) return &op.indices;
-          if (r == Role::UPDATES) return &op.updates;
-        }
-        if constexpr (std::is_same_v<T, GatherElementsDesc>) {
-          if (r == Role::INDICES) return &op.indices;
-        }
-        return nullptr;
-      },
-      d);
+}  // namespace
+
+std::span<const OpKind> all_ops() {
+  static const std::array<OpKind, kOpCount> ops = [] {
+    std::array<OpKind, kOpCount> a{};
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<OpKind>(i);
+    return a;
+  }();
+  return ops;
 }
 
-const TensorDesc* tensor(const OperatorDesc& d, Role r) { return tensor(const_cast<OperatorDesc&>(d), r); }
+const OperatorInfo& info(OpKind op) {
+  return *entry(op).info;
+}
+std::string_view name(OpKind op) {
+  return info(op).name;
+}
+std::string_view file_stem(OpKind op) {
+  return info(op).stem;
+}
+FeatureLevel introduced_at(OpKind op) {
+  return info(op).introduced;
+}
+std::optional<OpKind> parse_op(std::string_view s) {
+  for (OpKind op : all_ops())
+    if (name(op) == s) return op;
+  return std::nullopt;
+}
+std::span<const Role> roles(OpKind op) {
+  return entry(op).roles;
+}
+bool has_function(OpKind op) {
+  return entry(op).has_function;
+}
+
+bool typed_separately(OpKind op, std::optional<ReduceFunction> function, Role role) {
+  const Entry& e = entry(op);
+  for (size_t i = 0; i < e.roles.size(); ++i) {
+    if (e.roles[i] != role) continue;
+    switch (e.sources[i]) {
+      case TypeSource::Data: return false;
+      case TypeSource::Index: return true;
+      case TypeSource::IndexForArgFunctions: return function && is_arg_function(*function);
+    }
+  }
+  return false;
+}
+
+OpKind op_kind(const OperatorDesc& d) {
+  return static_cast<OpKind>(d.index());
+}
+
+OperatorDesc make_desc(OpKind op) {
+  static const std::array<OperatorDesc, kOpCount> blanks = [] {
+    std::array<OperatorDesc, kOpCount> a{};
+    size_t i = 0;
+    for_each_operator_type([&](auto tag) { a[i++] = typename decltype(tag)::type{}; });
+    return a;
+  }();
+  return blanks.at(static_cast<size_t>(op));
+}
+
+std::optional<ReduceFunction> reduce_function(const OperatorDesc& d) {
+  return visit(d, [](const auto& desc) {
+    using D = std::decay_t<decltype(desc)>;
+    std::optional<ReduceFunction> f;
+    for_each_param_field<D>([&](const auto& field) {
+      if constexpr (std::is_same_v<typename std::decay_t<decltype(field)>::Value, ReduceFunction>)
+        f = desc.*field.member;
+    });
+    return f;
+  });
+}
+
+TensorDesc* tensor(OperatorDesc& d, Role r) {
+  return visit(d, [r](auto& desc) {
+    using D = std::decay_t<decltype(desc)>;
+    TensorDesc* t = nullptr;
+    for_each_tensor_field<D>([&](const auto& field) {
+      if (field.role == r) t = &(desc.*field.member);
+    });
+    return t;
+  });
+}
+
+const TensorDesc* tensor(const OperatorDesc& d, Role r) {
+  return tensor(const_cast<OperatorDesc&>(d), r);
+}
+
+std::string describe_params(const OperatorDesc& d) {
+  std::ostringstream os;
+  os << name(op_kind(d));
+  visit(d, [&](const auto& desc) {
+    using D = std::decay_t<decltype(desc)>;
+    for_each_param_field<D>([&](const auto& field) {
+      os << ' ' << field.key << '=';
+      print_value(os, desc.*field.member);
+    });
+  });
+  return os.str();
+}
 
 }  // namespace dmlcert

@@ -19,6 +19,8 @@ std::string_view name(Fault f) {
     case Fault::Timeout: return "timeout";
     case Fault::OutOfBounds: return "oob";
     case Fault::InputWritten: return "input-written";
+    case Fault::LateWrite: return "late-write";
+    case Fault::Limit: return "limit";
   }
   return "fault?";
 }
@@ -31,6 +33,19 @@ ConstBuffer Bindings::of(Role r) const {
     case Role::OUTPUT: return ConstBuffer{output.data, output.size};
   }
   return {};
+}
+
+std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindings& b) {
+  std::vector<Violation> out;
+  for (Role role : roles(op_kind(desc))) {
+    const ConstBuffer buffer = b.of(role);
+    const auto need = min_implied_bytes(*tensor(desc, role));
+    if (!need || buffer.data == nullptr || buffer.size < *need)
+      out.push_back({"T.TOTAL_BYTES", "the " + std::string(name(role)) + " binding holds " +
+                                          std::to_string(buffer.size) + " bytes, fewer than the minimum implied size " +
+                                          (need ? std::to_string(*need) : std::string("(overflows)"))});
+  }
+  return out;
 }
 
 }  // namespace dmlcert

@@ -83,6 +83,16 @@ uint64_t flat_index(const Coord& coord, const Sizes& sizes) {
   return idx;
 }
 
+Coord unravel(uint64_t flat, const Sizes& sizes) {
+  Coord c(sizes.size(), 0);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 0) continue;
+    c[i] = static_cast<uint32_t>(flat % sizes[i]);
+    flat /= sizes[i];
+  }
+  return c;
+}
+
 uint64_t element_offset(const Coord& coord, const std::vector<uint64_t>& strides) {
   uint64_t off = 0;
   for (size_t i = 0; i < coord.size(); ++i) off += static_cast<uint64_t>(coord[i]) * strides[i];

@@ -76,7 +76,7 @@ class PatchedReference : public Backend {
 };
 
 inline ExecResult rejected(std::string message) {
-  return ExecResult{Status::InvalidArgument, Fault::None, std::move(message), {}};
+  return exec_result(Status::InvalidArgument, Fault::None, std::move(message));
 }
 
 // ---- REDUCE helpers: the reference's group walk, for mutants that replace one function --------

@@ -11,7 +11,7 @@
 
 #include "dmlcert/feature_level.h"
 #include "dmlcert/operators.h"
-#include "dmlcert/validate.h"
+#include "dmlcert/findings.h"
 
 namespace dmlcert {
 
@@ -38,12 +38,22 @@ struct Bindings {
 // What the harness saw go wrong around a call, beyond the status the backend returned.
 enum class Fault {
   None,
-  Crash,        // the backend's process died (signal, abort)
-  Timeout,      // the call did not return within the time limit
-  OutOfBounds,  // a read or write outside a binding, or a canary before an output changed
-  InputWritten, // a write to an input binding
+  Crash,         // the backend's process died (signal, abort, exit)
+  Timeout,       // the call did not return within its deadline
+  OutOfBounds,   // a read or write outside a binding, or a canary before an output changed
+  InputWritten,  // a write to an input binding
+  LateWrite,     // a write into a binding after the call had returned
+  Limit,         // the backend's process went over its memory or CPU-time limit
 };
 std::string_view name(Fault f);
+
+// A fault found after its call had returned and been judged (a thread left running wrote into
+// the call's bindings later on). Reported with the next call of the same backend process; the
+// call it belongs to is named by its sequence number.
+struct LateFault {
+  uint64_t call = 0;
+  std::string message;
+};
 
 struct ExecResult {
   Status status = Status::Ok;
@@ -51,7 +61,22 @@ struct ExecResult {
   std::string message;
   // Built-in backends say which rules a rejected descriptor broke; plugins may leave it empty.
   std::vector<Violation> violations;
+  // Isolated backends: this call's sequence number, what the backend printed during it (capped),
+  // and a late fault of an earlier call.
+  uint64_t call = 0;
+  std::string output_text;
+  uint64_t output_dropped = 0;  // bytes printed beyond the cap
+  std::optional<LateFault> late;
 };
+
+// A result with only a status, a fault and a message.
+inline ExecResult exec_result(Status status, Fault fault, std::string message) {
+  ExecResult r;
+  r.status = status;
+  r.fault = fault;
+  r.message = std::move(message);
+  return r;
+}
 
 class Backend {
  public:
@@ -67,8 +92,8 @@ class Backend {
   virtual ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& buffers) = 0;
 };
 
-// "reference", "optimized" or "plugin:/path/lib.so". Returns nullptr and sets *error when the
-// spec names no backend or the plugin cannot be loaded.
-std::unique_ptr<Backend> make_backend(std::string_view spec, std::string* error);
+// T.TOTAL_BYTES for the bindings a backend was given: every tensor's binding must be present and
+// hold the tensor's minimum implied size, which is as far as an operator reads or writes.
+std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindings& b);
 
 }  // namespace dmlcert

@@ -1,5 +1,5 @@
-// Cases and case files (CASE_FORMAT.md): one operator descriptor, its input data, and what must
-// happen.
+// Cases and case files (docs/case-format.md): one operator descriptor, its input data, and what
+// must happen.
 #pragma once
 
 #include <cstdint>
@@ -33,28 +33,36 @@ struct Case {
   std::string origin;
 };
 
-std::string_view name(CaseClass c);  // "valid", "invalid", "unspecified"
-
 // A malformed file: names the file, the JSON path (such as "tensors.input.sizes[2]") and what was
 // expected there. For .jsonl files the path starts with the line number ("line 3: ...").
 struct CaseError {
   std::string file;
   std::string path;
   std::string message;
-  std::string to_string() const;  // "FILE: PATH: MESSAGE", one line
+  // "FILE: PATH: MESSAGE", one line of printable text at most kMaxErrorLine long, whatever a
+  // file name or a file's content holds.
+  std::string to_string() const;
+  static constexpr size_t kMaxErrorLine = 400;
+};
+
+// What reading case files may cost (docs/case-format.md, "Limits").
+struct ReadLimits {
+  uint64_t max_file_bytes = uint64_t{16} << 20;  // a larger file is refused before it is read
+  uint64_t max_cases = 100000;                   // per .jsonl file
 };
 
 struct LoadedCases {
   std::vector<Case> cases;
-  std::vector<CaseError> errors;  // one per malformed file or .jsonl line
+  std::vector<CaseError> errors;  // one per malformed file or .jsonl line, or unreadable path
 };
 
 // Parses one case from JSON text. `file` is only used in the error.
 std::optional<Case> parse_case(std::string_view json_text, std::string_view file, CaseError* error);
 // Reads a .json file (one case) or a .jsonl file (one case per non-empty line).
-LoadedCases load_case_file(const std::string& path);
-// Expands directories recursively (sorted, *.json and *.jsonl) and loads every file.
-LoadedCases load_cases(const std::vector<std::string>& paths);
+LoadedCases load_case_file(const std::string& path, const ReadLimits& limits = {});
+// Expands directories recursively (sorted, *.json and *.jsonl) and loads every file. Every path
+// that cannot be read (a missing file, an unreadable directory, a dangling link) is an error.
+LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits = {});
 
 std::string to_json(const Case& c, bool pretty = true);
 // Writes atomically (temporary file, then rename), so a crash mid-write leaves no torn file.

@@ -1,8 +1,10 @@
-// The memory a case runs in: the one place that allocates the buffers bound to a backend, so
-// that guarded allocation (read-only input pages, a no-access page after the output) can replace
-// it without touching the runner.
+// The memory a case runs in: the bindings handed to a backend and the checks made on them after
+// the call. One interface, two implementations: heap buffers checked by comparison (here), and
+// guarded pages (backends/plugin/guarded_buffers.h: read-only inputs, a no-access page after
+// every binding) used by the isolation child and the tests.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -14,8 +16,8 @@
 
 namespace dmlcert {
 
-// Every output byte holds this before the call, so that "wrote no output byte" (class I) can
-// be checked.
+// Every output byte, padding included, holds this before the call, so that "a rejection writes
+// no output byte" (docs/semantics.md, "Three classes of case") can be checked.
 inline constexpr std::byte kOutputFill{0xA5};
 
 // An invalid case runs nothing, so its bindings need not be as large as its (possibly absurd)
@@ -36,12 +38,18 @@ class CaseBuffers {
   virtual bool inputs_intact() const = 0;
 };
 
-// Allocates and fills the bindings of every role of the case's operator: each is
-// min(TotalTensorSizeInBytes, max_bytes) bytes (and at most kInvalidCaseBindingCap for invalid
-// cases); inputs hold the case's data placed through the
-// descriptors' strides (to_memory), the output holds kOutputFill. Returns nullptr and says why
-// when a binding of a case that is not invalid would be cut short by max_bytes (such a case
-// cannot run faithfully, and is Skipped).
+// The size each role's binding gets: min(TotalTensorSizeInBytes, max_bytes), and at most
+// kInvalidCaseBindingCap for invalid cases. nullopt, with the reason, when a binding of a case
+// that is not invalid would be cut short (such a case cannot run faithfully and is skipped).
+std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, CaseClass case_class,
+                                                             uint64_t max_bytes, std::string* why);
+// A role's input memory: the case's logical data placed through the descriptor's strides, in a
+// zeroed buffer of `bytes`.
+Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes);
+
+// Heap buffers: inputs hold the case's data placed through the descriptors' strides, the output
+// holds kOutputFill. Checks are by comparison after the call, so a stray write is found but not
+// stopped.
 std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,
                                                    std::string* why);
 

@@ -1,4 +1,4 @@
-// The comparison model of SPEC.md ("Numbers"): bit-exact for data movement, MIN, MAX, ARGMIN,
+// The comparison model (docs/semantics.md, "Numbers"): bit-exact for data movement, MIN, MAX, ARGMIN,
 // ARGMAX and integer reductions; a per-element error bound computed from the case's data for
 // float reductions; set-valued results for class U cases with several admissible results.
 #pragma once
@@ -13,9 +13,9 @@
 
 namespace dmlcert {
 
-// How FLOAT16 reductions may accumulate (SPEC.md: float32 under the default profile, float16
+// How FLOAT16 reductions may accumulate (docs/semantics.md: float32 under the default profile, float16
 // under a relaxed one).
-enum class AccumulationProfile { Default, Relaxed };
+enum class AccumulationProfile : uint8_t { Default, Relaxed };
 
 // A closed interval of admissible values for one element.
 struct Range {

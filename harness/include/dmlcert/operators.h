@@ -1,93 +1,103 @@
-// One descriptor struct per operator, mirroring DirectML's DML_*_OPERATOR_DESC. The length of
-// the per-dimension parameter arrays plays the role of DimensionCount.
+// The operator registry: every operator dmlcert knows, one line each. Each operator declares
+// itself once, in dmlcert/ops/<stem>.h and src/ops/<stem>.cpp (its descriptor's fields, tensor
+// roles, rules and support table); everything generic (case files, the wire format, the C ABI,
+// printing, dispatch) derives from those declarations, and every layer finds its own
+// per-operator file through DMLCERT_FOR_EACH_OPERATOR (docs/adding-an-operator.md).
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include "dmlcert/tensor.h"
+#include "dmlcert/ops/gather_elements.h"
+#include "dmlcert/ops/reduce.h"
+#include "dmlcert/ops/scatter_nd.h"
+#include "dmlcert/ops/slice.h"
+#include "dmlcert/ops/slice1.h"
+
+// X(ENUMERATOR, file stem, descriptor type), in the order of the DMLCERT_OPERATOR_* values.
+#define DMLCERT_FOR_EACH_OPERATOR(X)       \
+  X(SLICE, slice, SliceDesc)               \
+  X(SLICE1, slice1, Slice1Desc)            \
+  X(SCATTER_ND, scatter_nd, ScatterNdDesc) \
+  X(REDUCE, reduce, ReduceDesc)            \
+  X(GATHER_ELEMENTS, gather_elements, GatherElementsDesc)
 
 namespace dmlcert {
 
-enum class OpKind : uint8_t { SLICE, SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS };
-inline constexpr int kOpCount = 5;
-inline constexpr OpKind kAllOps[kOpCount] = {OpKind::SLICE, OpKind::SLICE1, OpKind::SCATTER_ND,
-                                             OpKind::REDUCE, OpKind::GATHER_ELEMENTS};
+#define DMLCERT_ENUMERATOR(KIND, stem, Desc) KIND,
+enum class OpKind : uint8_t { DMLCERT_FOR_EACH_OPERATOR(DMLCERT_ENUMERATOR) };
+#undef DMLCERT_ENUMERATOR
+
+namespace detail {
+struct EndOfList {};
+template <class Variant, class... Ts>
+struct VariantOf;
+template <class... As>
+struct VariantOf<std::variant<As...>, EndOfList> {
+  using type = std::variant<As...>;
+};
+template <class... As, class T, class... Ts>
+struct VariantOf<std::variant<As...>, T, Ts...> {
+  using type = typename VariantOf<std::variant<As..., T>, Ts...>::type;
+};
+}  // namespace detail
+
+// The descriptor of any operator. Its index is its OpKind.
+#define DMLCERT_ALTERNATIVE(KIND, stem, Desc) Desc,
+using OperatorDesc =
+    detail::VariantOf<std::variant<>, DMLCERT_FOR_EACH_OPERATOR(DMLCERT_ALTERNATIVE) detail::EndOfList>::type;
+#undef DMLCERT_ALTERNATIVE
+
+inline constexpr int kOpCount = static_cast<int>(std::variant_size_v<OperatorDesc>);
+
+// Every operator, in registry order.
+std::span<const OpKind> all_ops();
+
+// The declaration of an operator known only by its kind.
+const OperatorInfo& info(OpKind op);
 std::string_view name(OpKind op);
 std::optional<OpKind> parse_op(std::string_view s);
 // The lower-case file stem used for the operator in every layer ("slice1", "scatter_nd").
 std::string_view file_stem(OpKind op);
-
-// Values are DirectML's DML_REDUCE_FUNCTION. The enum may hold a value outside the 12 (that is
-// how OP.FUNCTION violations are represented), so always check is_valid().
-enum class ReduceFunction : uint32_t {
-  ARGMAX = 0, ARGMIN = 1, AVERAGE = 2, L1 = 3, L2 = 4, LOG_SUM = 5, LOG_SUM_EXP = 6,
-  MAX = 7, MIN = 8, MULTIPLY = 9, SUM = 10, SUM_SQUARE = 11,
-};
-inline constexpr int kReduceFunctionCount = 12;
-inline constexpr ReduceFunction kAllReduceFunctions[kReduceFunctionCount] = {
-    ReduceFunction::ARGMAX, ReduceFunction::ARGMIN,      ReduceFunction::AVERAGE,
-    ReduceFunction::L1,     ReduceFunction::L2,          ReduceFunction::LOG_SUM,
-    ReduceFunction::LOG_SUM_EXP, ReduceFunction::MAX,    ReduceFunction::MIN,
-    ReduceFunction::MULTIPLY, ReduceFunction::SUM,       ReduceFunction::SUM_SQUARE};
-bool is_valid(ReduceFunction f);
-std::string name(ReduceFunction f);  // "SUM", or "FUNCTION(99)" for an invalid value
-std::optional<ReduceFunction> parse_reduce_function(std::string_view s);
-bool is_arg_function(ReduceFunction f);  // ARGMAX or ARGMIN
-
-// Tensor roles, in the order of the DML_*_OPERATOR_DESC members.
-enum class Role : uint8_t { INPUT, INDICES, UPDATES, OUTPUT };
-inline constexpr int kRoleCount = 4;
-std::string_view name(Role r);  // "input", "indices", "updates", "output" (case-file keys)
-std::optional<Role> parse_role(std::string_view s);
-
-struct SliceDesc {
-  TensorDesc input, output;
-  std::vector<uint32_t> offsets, sizes, strides;
-  bool operator==(const SliceDesc&) const = default;
-};
-
-struct Slice1Desc {
-  TensorDesc input, output;
-  std::vector<uint32_t> input_window_offsets, input_window_sizes;
-  std::vector<int32_t> input_window_strides;
-  bool operator==(const Slice1Desc&) const = default;
-};
-
-struct ScatterNdDesc {
-  TensorDesc input, indices, updates, output;
-  uint32_t input_dimension_count = 0;
-  uint32_t indices_dimension_count = 0;
-  bool operator==(const ScatterNdDesc&) const = default;
-};
-
-struct ReduceDesc {
-  ReduceFunction function = ReduceFunction::SUM;
-  TensorDesc input, output;
-  std::vector<uint32_t> axes;
-  bool operator==(const ReduceDesc&) const = default;
-};
-
-struct GatherElementsDesc {
-  TensorDesc input, indices, output;
-  uint32_t axis = 0;
-  bool operator==(const GatherElementsDesc&) const = default;
-};
-
-using OperatorDesc = std::variant<SliceDesc, Slice1Desc, ScatterNdDesc, ReduceDesc, GatherElementsDesc>;
+FeatureLevel introduced_at(OpKind op);  // OP.FEATURE_LEVEL
+// The roles the operator has, in member order.
+std::span<const Role> roles(OpKind op);
+// Whether the operator has a function parameter (REDUCE).
+bool has_function(OpKind op);
+// Whether the role's data type is chosen apart from the operator's data type: indices, and the
+// output of ARGMAX and ARGMIN.
+bool typed_separately(OpKind op, std::optional<ReduceFunction> function, Role role);
 
 OpKind op_kind(const OperatorDesc& d);
+// A default-constructed descriptor of the operator.
+OperatorDesc make_desc(OpKind op);
 // The REDUCE function, or nullopt for the other operators.
 std::optional<ReduceFunction> reduce_function(const OperatorDesc& d);
-// The roles the operator has, in member order.
-std::vector<Role> roles(OpKind op);
-bool is_input_role(Role r);
 // The tensor for a role, or nullptr when the operator has no such role.
 const TensorDesc* tensor(const OperatorDesc& d, Role r);
 TensorDesc* tensor(OperatorDesc& d, Role r);
+// The operator and its parameters in one line: "SLICE offsets=[0, 1] sizes=[2, 2] strides=[1, 1]".
+std::string describe_params(const OperatorDesc& d);
+
+// Calls f(const D& desc) / f(D& desc) with the operator's own descriptor type.
+template <class F>
+decltype(auto) visit(const OperatorDesc& d, F&& f) {
+  return std::visit(std::forward<F>(f), d);
+}
+template <class F>
+decltype(auto) visit(OperatorDesc& d, F&& f) {
+  return std::visit(std::forward<F>(f), d);
+}
+
+// Calls f(type_tag<D>{}) for every descriptor type, in registry order.
+template <class F>
+void for_each_operator_type(F&& f) {
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    (f(type_tag<std::variant_alternative_t<I, OperatorDesc>>{}), ...);
+  }(std::make_index_sequence<kOpCount>{});
+}
 
 }  // namespace dmlcert

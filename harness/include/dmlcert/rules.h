@@ -1,10 +1,13 @@
-// The rule catalog of SPEC.md, as data. Rule IDs are a public interface: validators report them,
-// case files name them, reports count them.
+// The rule catalog (docs/rules.md), as data. Rule IDs are a public interface: validators report
+// them, case files name them, reports count them. The generic rules (T.*, OP.*) are listed in
+// rules.cpp; each operator lists its own in its declaration file (src/ops/<operator>.cpp).
 #pragma once
 
 #include <optional>
 #include <span>
 #include <string_view>
+
+#include "dmlcert/behaviour.h"
 
 namespace dmlcert {
 
@@ -16,10 +19,20 @@ enum class RuleTag {
 };
 std::string_view name(RuleTag t);  // "doc", "inferred", "unspecified", "doc/U"
 
+// What a backend that executes a class U case may produce (docs/semantics.md, "Three classes").
+enum class Admits {
+  Formula,   // the operator's formula read literally is the one admissible result
+  Readings,  // any of the rule's readings (an element passes when one of them gives it)
+  Anything,  // the documentation gives no result: any output, as long as nothing crashes
+};
+
 struct Rule {
-  std::string_view id;    // "SLICE1.WINDOW_BOUNDS"
+  std::string_view id;  // "SLICE1.WINDOW_BOUNDS"
   RuleTag tag;
   std::string_view text;  // one line
+  // Class U rules only: what an execution may produce, and the readings that produce it.
+  Admits admits = Admits::Formula;
+  std::span<const Behaviour> readings = {};
 };
 
 std::span<const Rule> rule_catalog();

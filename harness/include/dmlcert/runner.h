@@ -1,42 +1,73 @@
-// Runs one case against a backend under test and judges it, with the reference backend as the
-// oracle. Shared by `run`, `replay`, `fuzz` and `certify`.
+// Runs one case against a backend under test and judges it against an oracle (docs/design.md,
+// "One case"). Shared by `run`, `replay`, `fuzz` and `certify`, in-process and isolated alike.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "dmlcert/backend.h"
 #include "dmlcert/case.h"
+#include "dmlcert/case_buffers.h"
 #include "dmlcert/compare.h"
 
 namespace dmlcert {
 
-// The result taxonomy. Crash, Timeout and Oob only come from isolated or guarded execution.
-enum class Outcome { Passed, Failed, Unimplemented, Skipped, Mistrusted, Crash, Timeout, Oob };
+// The result taxonomy (docs/design.md, "Outcomes"). Crash, Timeout, Oob, LateWrite and Limit
+// only come from isolated or guarded execution.
+enum class Outcome { Passed, Failed, Unimplemented, Skipped, Mistrusted, Crash, Timeout, Oob, LateWrite, Limit };
+inline constexpr int kOutcomeCount = 10;
 std::string_view name(Outcome o);  // "passed", "failed", ...
+std::optional<Outcome> parse_outcome(std::string_view s);
+// Passed, Unimplemented and Skipped do not fail a run; every other outcome does.
+bool fails_run(Outcome o);
+
+// What a case's output may be. The reference backend provides one (backends/reference/oracle.h);
+// tests may substitute their own.
+class Oracle {
+ public:
+  virtual ~Oracle() = default;
+  // For a case that is not invalid: exactly one output for a valid case; for a class U case one
+  // per admissible reading, or none when any output is admissible. Logical row-major outputs.
+  // nullopt, with the reason, when the oracle cannot compute them (the case is then mistrusted).
+  virtual std::optional<std::vector<Bytes>> admissible_outputs(const Case& c, const Classification& cls,
+                                                               std::string* why) = 0;
+};
 
 struct CaseReport {
   Outcome outcome = Outcome::Passed;
   CaseClass case_class = CaseClass::Valid;  // as the validator classified it
   std::string detail;                       // why, in one line; empty when passed
   ExecResult exec;                          // what the backend returned
-  std::optional<Bytes> output;              // logical output, when the backend executed
+  bool executed = false;                    // whether the backend was called at all
+  std::optional<Bytes> output;              // logical output, when the backend executed a case
 };
 
 struct RunOptions {
   AccumulationProfile profile = AccumulationProfile::Default;
-  // Buffers larger than this are not allocated; a valid case that needs more is Skipped.
+  // Buffers larger than this are not allocated; a case that needs more is Skipped.
   uint64_t max_buffer_bytes = uint64_t{1} << 30;
+  // The oracle computes with the backend under test itself (`--backend reference`): a case's own
+  // expected_output then judges the backend directly instead of vouching for the oracle.
+  bool oracle_is_under_test = false;
+  // Where the case's bindings live: heap memory unless a run asks for guarded pages.
+  std::function<std::unique_ptr<CaseBuffers>(const Case&, CaseClass, uint64_t, std::string*)> allocate =
+      allocate_case_buffers;
 };
 
 class Runner {
  public:
-  Runner(Backend& under_test, Backend& reference, RunOptions options = {});
+  Runner(Backend& under_test, Oracle& oracle, RunOptions options = {});
+  // Classifies the case, then runs it.
   CaseReport run(const Case& c);
+  // Runs a case already classified (a run classifies each case once and hands it on).
+  CaseReport run(const Case& c, const Classification& cls);
+  Backend& under_test() { return under_test_; }
 
  private:
   Backend& under_test_;
-  Backend& reference_;
+  Oracle& oracle_;
   RunOptions options_;
 };
 

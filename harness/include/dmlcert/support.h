@@ -1,13 +1,12 @@
-// The support tables of SPEC.md for every operator, REDUCE function group, tensor role and
-// feature level, kept as data.
+// The support tables (docs/support.md): for every operator, REDUCE function, tensor role and
+// feature level, the ranks and data types allowed. Each operator lists its rows in its
+// declaration file; this is the generic query over them.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "dmlcert/dtype.h"
-#include "dmlcert/feature_level.h"
 #include "dmlcert/operators.h"
 
 namespace dmlcert {
@@ -18,8 +17,6 @@ struct RoleSupport {
   bool allows(DataType t) const;
 };
 
-// First feature level at which the operator exists (OP.FEATURE_LEVEL).
-FeatureLevel introduced_at(OpKind op);
 // The support for (op, function, role) at a level, or nullopt when the operator does not exist
 // at that level, has no such role, or the function is not one of the 12. `function` is ignored
 // for operators other than REDUCE.
@@ -37,5 +34,8 @@ struct SupportCell {
   bool operator==(const SupportCell&) const = default;
 };
 std::vector<SupportCell> support_cells(FeatureLevel level);
+
+// The functions an operator has: the 12 REDUCE functions, or one "no function" entry.
+std::vector<std::optional<ReduceFunction>> functions_of(OpKind op);
 
 }  // namespace dmlcert

@@ -1,4 +1,4 @@
-// Tensor descriptors (SPEC.md, "Tensor descriptors") and the mapping between logical row-major
+// Tensor descriptors (docs/semantics.md, "Tensor descriptors") and the mapping between logical row-major
 // data and strided memory.
 #pragma once
 
@@ -43,8 +43,9 @@ TensorDesc packed_desc(DataType type, Sizes sizes);
 
 // Calls f(coord) for every coordinate of sizes in row-major order (last axis fastest).
 void for_each_coord(const Sizes& sizes, const std::function<void(const Coord&)>& f);
-// Row-major flattened index of coord within sizes.
+// Row-major flattened index of coord within sizes, and back.
 uint64_t flat_index(const Coord& coord, const Sizes& sizes);
+Coord unravel(uint64_t flat, const Sizes& sizes);
 // Element offset dot(coord, strides).
 uint64_t element_offset(const Coord& coord, const std::vector<uint64_t>& strides);
 

@@ -1,24 +1,15 @@
-// The validator: every violation of the rule catalog, each with its rule ID and a message that
-// names the field and the values.
+// The validator (docs/rules.md): every violation of the rule catalog, each with its rule ID and a
+// message that names the field and the values, and the class of case they make.
 #pragma once
 
-#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "dmlcert/feature_level.h"
+#include "dmlcert/findings.h"
 #include "dmlcert/operators.h"
-#include "dmlcert/tensor.h"
 
 namespace dmlcert {
-
-struct Violation {
-  std::string rule;     // rule ID from the catalog
-  std::string message;  // names the field and the values, e.g. "tensors.output.sizes[2] is 3, ..."
-  bool operator==(const Violation&) const = default;
-};
-
-enum class CaseClass { Valid, Invalid, Unspecified };
 
 struct Validation {
   std::vector<Violation> invalid;      // class I findings (doc and inferred rules)
@@ -30,18 +21,24 @@ struct Validation {
   bool has(std::string_view rule) const;
 };
 
-// Checks the descriptor alone against every rule at the feature level.
+// Checks the descriptor alone against every rule at the feature level. Linear in the size of
+// the descriptor.
 Validation validate(const OperatorDesc& desc, FeatureLevel level);
 
-// Logical input data per role (empty for roles the operator lacks).
-struct InputData {
-  Bytes input, indices, updates;
-  const Bytes& of(Role r) const;
-};
-
 // Checks the data-dependent rules (index ranges, SCATTER_ND duplicates, integer overflow and
-// non-finite data in reductions) for a descriptor that validate() found not invalid. Returns
-// the class U findings.
+// non-finite data in reductions) for a descriptor that validate() found not invalid. Returns the
+// class U findings.
 std::vector<Violation> check_data(const OperatorDesc& desc, FeatureLevel level, const InputData& data);
+
+// A case's class, descriptor and data together, with the findings that decide it: the class I
+// findings of an invalid case, the class U findings of an unspecified one. A run computes it once
+// per case and hands it on (runner, oracle, coverage).
+struct Classification {
+  CaseClass case_class = CaseClass::Valid;
+  std::vector<Violation> findings;
+  bool has(std::string_view rule) const;
+  std::string rule_list() const;  // "SLICE.IN_BOUNDS, T.RANK"
+};
+Classification classify(const OperatorDesc& desc, FeatureLevel level, const InputData& data);
 
 }  // namespace dmlcert

@@ -1,0 +1,111 @@
+// The memory of one call in the isolation child: how the bindings are laid out in shared memory,
+// the harness's side that places data and checks it after the call, and the child's side that
+// maps it behind guard pages. The same two halves, in one process, give tests and in-process
+// runs guarded CaseBuffers (guarded_buffers.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dmlcert/backend.h"
+
+namespace dmlcert::plugin {
+
+// Canary bytes in front of every binding.
+inline constexpr uint8_t kCanary = 0xCD;
+inline constexpr uint64_t kMinCanaryBytes = 64;
+
+// One binding's place in the shared memory: a run of whole pages starting at `offset`, with the
+// binding's `size` bytes at its very end (so the page after it can be a guard) and canary bytes
+// before them.
+struct Region {
+  bool present = false;
+  uint64_t offset = 0;  // in the shared memory, page aligned
+  uint64_t bytes = 0;   // whole pages
+  uint64_t size = 0;    // the binding's bytes, at [offset + bytes - size, offset + bytes)
+  uint64_t data_offset() const { return offset + bytes - size; }
+};
+struct CallLayout {
+  std::array<Region, kRoleCount> regions;  // by Role
+  uint64_t total_bytes = 0;                // shared memory needed, fault page included
+};
+// Lays out the bindings after the first page (the fault record's). `sizes` are the binding sizes
+// by role; roles the operator lacks are absent.
+CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes, uint64_t page);
+
+// The first page of the shared memory: what the child's signal handler saw before it died.
+struct FaultRecord {
+  static constexpr uint32_t kMagic = 0x444d4c46;  // "DMLF"
+  uint32_t magic;
+  uint32_t fault;  // a Fault value
+  uint32_t signal;
+  uint32_t role;  // the binding the address hit (a Role value), or kRoleCount
+  uint64_t address;
+  int64_t offset;  // of the address from the start of that binding
+  int32_t code;    // si_code: > 0 when the kernel raised the signal for a memory access
+  uint64_t call;   // the call it happened in, or after (LateWrite)
+};
+
+// The harness's half: a memfd it grows as calls need, into which it places each call's bindings
+// (canaries, then data) and from which it reads the output back.
+class SharedCallMemory {
+ public:
+  SharedCallMemory() = default;
+  ~SharedCallMemory();
+  SharedCallMemory(const SharedCallMemory&) = delete;
+  SharedCallMemory& operator=(const SharedCallMemory&) = delete;
+
+  bool init(std::string* why);
+  int fd() const { return fd_; }
+  uint64_t page() const { return page_; }
+  // Grows the memfd and the mapping to hold a layout.
+  bool reserve(uint64_t bytes);
+  // Clears the fault record, writes every region's canaries and the source bindings' bytes.
+  void place(const CallLayout& layout, const Bindings& source);
+  // After the call: a canary that changed, or an input binding that differs from the source.
+  std::optional<std::pair<Fault, std::string>> check(const CallLayout& layout, const Bindings& source) const;
+  // The output region's bytes, into dst (dst.size bytes).
+  void copy_output(const CallLayout& layout, MutableBuffer dst) const;
+  const std::byte* region_data(const CallLayout& layout, Role r) const;
+  FaultRecord fault_record() const;
+
+ private:
+  int fd_ = -1;
+  std::byte* base_ = nullptr;
+  uint64_t bytes_ = 0, page_ = 4096;
+};
+
+// The child's half: the regions of one call mapped into a PROT_NONE arena, each after a guard
+// page and followed by one; inputs read-only, the output read-write.
+class GuardedView {
+ public:
+  static std::unique_ptr<GuardedView> map(int fd, const CallLayout& layout, uint64_t page, std::string* why);
+  ~GuardedView();
+  GuardedView(const GuardedView&) = delete;
+  GuardedView& operator=(const GuardedView&) = delete;
+
+  const Bindings& bindings() const { return bindings_; }
+  // Where an address lies: the binding whose data, canary or trailing guard page it hits
+  // (kRoleCount for none), and whether it is inside the arena at all.
+  struct Hit {
+    bool in_arena = false;
+    uint32_t role = kRoleCount;
+    bool in_input_data = false;  // a read-only input's own bytes: only a write faults there
+    int64_t offset = 0;          // from the start of that binding's data
+  };
+  Hit locate(uintptr_t address) const;
+  // Gives up ownership of the arena (address, bytes): the caller keeps or unmaps it.
+  std::pair<uintptr_t, uintptr_t> release();
+
+ private:
+  GuardedView() = default;
+  uintptr_t arena_ = 0, arena_bytes_ = 0, page_ = 4096;
+  std::array<uintptr_t, kRoleCount> region_begin_{}, region_end_{}, data_begin_{};
+  Bindings bindings_;
+};
+
+}  // namespace dmlcert::plugin

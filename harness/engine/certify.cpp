@@ -1,0 +1,262 @@
+#include "certify.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <limits>
+
+#include "generators.h"
+
+namespace dmlcert::engine {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// One unit of work. The full list is the same for every shard; a shard takes every n-th item,
+// and each item's seed depends only on its key, so merged shards equal the unsharded run.
+struct Item {
+  enum Kind { Corpus, Cell, Rule, Robustness } kind;
+  size_t index;  // into corpus cases, report cells or report rules
+  props::DataMode mode = props::DataMode::Exact;
+  int rep = 0;
+  std::string key;  // stable and unique: the seed and the repro file name come from it
+};
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+
+bool has_op(const std::vector<OpKind>& ops, OpKind op) {
+  return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+// Replaces one index element with a value far outside every dimension (type maximum, minimum,
+// or 2^31): the case becomes class U (*.INDEX_RANGE) and must neither crash nor touch memory
+// outside the buffers.
+Case with_extreme_index(Case c, int rep, const char* rule) {
+  TensorDesc* indices = tensor(c.op, Role::INDICES);
+  Bytes& data = c.data.indices;
+  if (!indices || data.empty()) return c;
+  const size_t esize = element_size(indices->type);
+  const size_t count = data.size() / esize;
+  std::byte* p = data.data() + (static_cast<size_t>(rep) * 7919 % count) * esize;
+  dispatch(indices->type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      T values[3] = {std::numeric_limits<T>::max(),
+                     std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
+                     std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
+      store<T>(p, values[rep % 3]);
+    }
+  });
+  c.expect = CaseClass::Unspecified;
+  c.violates = {rule};
+  c.expected_output.reset();
+  return c;
+}
+
+class Certification {
+ public:
+  Certification(const CertifyOptions& o, Backend& under_test, Engine& engine)
+      : o_(o), under_test_(under_test), engine_(engine) {}
+
+  cert::Report run() {
+    plan();
+    interleave();
+    std::vector<const Item*> mine;
+    for (size_t i = 0; i < items_.size(); ++i)
+      if (i % o_.shard.count == o_.shard.index) mine.push_back(&items_[i]);
+    const auto start = Clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    for (size_t i = 0; i < mine.size(); ++i) {
+      execute(*mine[i]);
+      if (o_.on_progress) o_.on_progress(i + 1, mine.size(), engine_.failures(), elapsed());
+      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures)) break;
+    }
+    report_.seconds = elapsed();
+    return std::move(report_);
+  }
+
+ private:
+  void plan() {
+    report_.backend = o_.backend;
+    report_.backend_name = under_test_.name();
+    report_.level = o_.level;
+    report_.backend_max_level = under_test_.max_feature_level();
+    report_.budget = o_.budget.name;
+    report_.shards = {o_.shard};
+    for (size_t i = 0; i < o_.corpus.size(); ++i)
+      items_.push_back({Item::Corpus, i, {}, 0, "corpus/" + std::to_string(i) + "-" + o_.corpus[i].name});
+    for (const SupportCell& cell : support_cells(o_.level)) {
+      if (!has_op(o_.ops, cell.op)) continue;
+      const size_t index = report_.cells.size();
+      report_.cells.push_back({cell, {}, {}});
+      for (auto mode : {props::DataMode::Exact, props::DataMode::Random})
+        for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
+          items_.push_back({Item::Cell, index, mode, rep,
+                            "cells/" + cert::cell_key(cell) + (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
+                                std::to_string(rep)});
+    }
+    auto add_rules = [&](const std::vector<std::string>& rules, cert::RuleSection section) {
+      for (const std::string& rule : rules) {
+        const size_t index = report_.rules.size();
+        report_.rules.push_back({rule, section, {}, {}});
+        for (int rep = 0; rep < o_.budget.per_rule; ++rep)
+          items_.push_back(
+              {Item::Rule, index, {}, rep, std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
+      }
+    };
+    add_rules(props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid);
+    add_rules(props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified);
+    for (OpKind op : {OpKind::GATHER_ELEMENTS, OpKind::SCATTER_ND}) {
+      if (!has_op(o_.ops, op) || o_.level < introduced_at(op)) continue;
+      const std::string rule = std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
+      const size_t index = report_.rules.size();
+      report_.rules.push_back({rule, cert::RuleSection::Robustness, {}, {}});
+      for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
+        items_.push_back({Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
+    }
+  }
+
+  // Runs the generated items in a deterministic shuffle (ordered by a hash of their keys), after
+  // the corpus: a run that stops at its first failures (--stop-after-failures) has by then
+  // touched every operator, function, type and rule evenly. Keys and seeds do not change, and
+  // every shard still takes every n-th item of the same list.
+  void interleave() {
+    auto mixed = [](const Item& i) {
+      uint64_t z = fnv1a(i.key) + 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer spreads similar keys
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    };
+    auto generated =
+        std::stable_partition(items_.begin(), items_.end(), [](const Item& i) { return i.kind == Item::Corpus; });
+    std::stable_sort(generated, items_.end(), [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
+  }
+
+  std::optional<rc::Gen<Case>> generator(const Item& item) {
+    switch (item.kind) {
+      case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, o_.level, item.mode);
+      case Item::Rule: {
+        const auto& rule = report_.rules[item.index];
+        return rule.section == cert::RuleSection::Invalid ? props::invalid_case(rule.rule, o_.level, o_.ops)
+                                                          : props::unspecified_case(rule.rule, o_.level, o_.ops);
+      }
+      case Item::Robustness: {
+        const bool gather = report_.rules[item.index].rule.starts_with("GATHER");
+        const OpKind op = gather ? OpKind::GATHER_ELEMENTS : OpKind::SCATTER_ND;
+        const char* rule = gather ? "GATHERELEMENTS.INDEX_RANGE" : "SCATTERND.INDEX_RANGE";
+        const int rep = item.rep;
+        return rc::gen::map(props::valid_case(o_.level, {op}),
+                            [rep, rule](Case c) { return with_extreme_index(std::move(c), rep, rule); });
+      }
+      case Item::Corpus: break;
+    }
+    return std::nullopt;
+  }
+
+  cert::Counts& counts_of(const Item& item) {
+    switch (item.kind) {
+      case Item::Corpus: return report_.corpus;
+      case Item::Cell: return report_.cells[item.index].counts;
+      default: return report_.rules[item.index].counts;
+    }
+  }
+
+  std::vector<std::string>* repros_of(const Item& item) {
+    switch (item.kind) {
+      case Item::Corpus: return nullptr;
+      case Item::Cell: return &report_.cells[item.index].repros;
+      default: return &report_.rules[item.index].repros;
+    }
+  }
+
+  void execute(const Item& item) {
+    const uint64_t seed = fnv1a(item.key) ^ o_.seed;
+    WorkItem work;
+    work.key = item.key;
+    if (item.kind == Item::Corpus) {
+      work.given = &o_.corpus[item.index];
+    } else {
+      auto gen = generator(item);
+      if (!gen) {  // the rule cannot be broken at this level for these operators
+        ++counts_of(item)[static_cast<size_t>(Outcome::Skipped)];
+        return;
+      }
+      work.gen = std::move(*gen);
+      work.seed = seed;
+      work.size = o_.budget.size;
+      work.origin = "certify seed=" + std::to_string(seed) + " size=" + std::to_string(o_.budget.size);
+    }
+    CaseOutcome out = engine_.run(work);
+    if (!out.generated) {
+      ++counts_of(item)[static_cast<size_t>(Outcome::Skipped)];
+      return;
+    }
+    ++counts_of(item)[static_cast<size_t>(out.report.outcome)];
+    if (!out.failure) return;
+    const Failure& f = *out.failure;
+    if (auto* repros = repros_of(item)) {
+      if (!f.repro.empty()) repros->push_back(f.repro);
+      if (!f.shrunk.empty()) repros->push_back(f.shrunk);
+      if (!f.sequence.empty()) repros->push_back(f.sequence);
+    }
+    report_.failures.push_back({item.key, out.c.name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
+                                std::string(name(f.confirmation)), f.reproduce, f.seed});
+  }
+
+  const CertifyOptions& o_;
+  Backend& under_test_;
+  Engine& engine_;
+  std::vector<Item> items_;
+  cert::Report report_;
+};
+
+}  // namespace
+
+std::optional<Budget> budget_named(const std::string& name) {
+  if (name == "quick") return Budget{"quick", 1, 4, 4, 25, 1.0, 10};
+  if (name == "standard") return Budget{"standard", 4, 20, 16, 40, 5.0, 50};
+  if (name == "thorough") return Budget{"thorough", 16, 100, 64, 60, 20.0, 200};
+  return std::nullopt;
+}
+
+std::string find_corpus(const std::string& source_corpus) {
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("DMLCERT_CORPUS")) candidates.emplace_back(env);
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(self.parent_path().parent_path() / "share" / "dmlcert" / "corpora");
+  if (!source_corpus.empty()) candidates.emplace_back(source_corpus);
+  for (const auto& c : candidates)
+    if (fs::is_directory(c, ec)) return c.string();
+  return {};
+}
+
+std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
+                                              Oracle& oracle, std::string* error) {
+  std::unique_ptr<Backend> under_test = open();
+  if (!under_test) {
+    *error = "cannot open the backend " + options.backend;
+    return std::nullopt;
+  }
+  EngineOptions eo = options.engine;
+  eo.shrink_seconds = options.budget.shrink_seconds;
+  eo.max_shrinks = options.budget.max_shrinks;
+  std::error_code ec;
+  fs::create_directories(eo.repro_dir, ec);
+  if (ec) {
+    *error = "cannot create the repro directory " + eo.repro_dir + ": " + ec.message();
+    return std::nullopt;
+  }
+  CertifyOptions o = options;
+  std::erase_if(o.corpus, [&](const Case& c) { return c.level > o.level || !has_op(o.ops, op_kind(c.op)); });
+  Engine engine(*under_test, oracle, open, eo);
+  Certification run(o, *under_test, engine);
+  return run.run();
+}
+
+}  // namespace dmlcert::engine

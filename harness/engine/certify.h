@@ -1,0 +1,51 @@
+// `dmlcert certify` on the engine: the corpus, valid cases for every support-table cell, invalid
+// cases per rule, unspecified cases per U rule and robustness cases, planned as work items and
+// run through the engine, with the results counted per cell and per rule (report.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine.h"
+#include "report.h"
+
+namespace dmlcert::engine {
+
+// How much work a budget buys (cases per cell and data mode, per rule, per robustness check).
+struct Budget {
+  std::string name;
+  int per_cell_mode = 1, per_rule = 4, per_robustness = 4;
+  int size = 25;              // rapidcheck size: bounds ranks' extents and data
+  double shrink_seconds = 1;  // per failure
+  int max_shrinks = 10;       // failures shrunk per run (the first ones found)
+};
+std::optional<Budget> budget_named(const std::string& name);  // quick, standard, thorough
+
+struct CertifyOptions {
+  std::string backend;  // the --backend spec, for the report
+  FeatureLevel level = kDefaultFeatureLevel;
+  Budget budget;
+  cert::Shard shard;
+  std::vector<OpKind> ops;  // empty: all
+  uint64_t seed = 0;
+  // Stop after this many failures (0: run everything). The report then covers only the cases
+  // run so far; its totals count the cases up to and including the last failure.
+  int stop_after_failures = 0;
+  std::vector<Case> corpus;  // replayed first (cases above the level or outside ops are left out)
+  EngineOptions engine;
+  // Called now and then with the progress so far.
+  std::function<void(size_t done, size_t total, size_t failures, double elapsed)> on_progress;
+};
+
+// Certifies the backend `open` gives (a fresh one for every confirmation), judged by `oracle`.
+// Returns nullopt and says why when the backend cannot be opened.
+std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
+                                              Oracle& oracle, std::string* error);
+
+// The corpus directory certify replays: DMLCERT_CORPUS, then share/dmlcert/corpora next to the
+// installed executable, then the source tree's corpora/ (when built from one). Empty when none
+// exists.
+std::string find_corpus(const std::string& source_corpus = {});
+
+}  // namespace dmlcert::engine

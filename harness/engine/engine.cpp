@@ -1,0 +1,277 @@
+#include "engine.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+#include "dmlcert/text.h"
+#include "generators.h"
+
+namespace dmlcert::engine {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The cases of a backend process kept for bisecting a state-dependent failure: the process's
+// first calls (a scratch buffer sized by the first call) and its latest ones (a plan cache).
+constexpr size_t kFirstCases = 8, kRecentCases = 56;
+// Trials a bisection may spend, each a fresh process running a few cases.
+constexpr int kBisectTrials = 48;
+
+// A fault ends the backend's process: the next call starts a fresh one.
+bool restarts_process(Outcome o) {
+  return o == Outcome::Crash || o == Outcome::Timeout || o == Outcome::Oob || o == Outcome::LateWrite ||
+         o == Outcome::Limit;
+}
+
+// Quotes a word for a POSIX shell when it needs it.
+std::string shell_word(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                       "0123456789_-./:=+,@%") == std::string::npos;
+  if (plain) return s;
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string_view name(Failure::Confirmation c) {
+  switch (c) {
+    case Failure::Confirmation::Reproduced: return "reproduced alone";
+    case Failure::Confirmation::StateDependent: return "state-dependent";
+    case Failure::Confirmation::NotReproduced: return "not reproduced";
+    case Failure::Confirmation::Unchecked: return "unchecked";
+  }
+  return "?";
+}
+
+std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend) {
+  return shell_word(program.empty() ? "dmlcert" : program) + " run " + shell_word(file) + " --backend " +
+         shell_word(backend);
+}
+
+std::string file_safe(const std::string& key) {
+  std::string out;
+  for (char ch : key) out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
+  return out.substr(0, 200);
+}
+
+Engine::Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, EngineOptions options)
+    : under_test_(under_test),
+      oracle_(oracle),
+      fresh_(std::move(fresh)),
+      options_(std::move(options)),
+      runner_(under_test, oracle, options_.run) {}
+
+std::string Engine::path_for(const std::string& key, const std::string& suffix) const {
+  return (fs::path(options_.repro_dir) / (file_safe(key) + suffix)).string();
+}
+
+bool Engine::save(const std::string& path, const Case& c) {
+  std::string error;
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (write_case_file(path, c, &error)) return true;
+  if (options_.print) options_.print("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
+  return false;
+}
+
+bool Engine::save_sequence(const std::string& path, const std::vector<const Case*>& cases) {
+  std::string text;
+  for (const Case* c : cases) text += to_json(*c, false) + "\n";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+CaseOutcome Engine::run(const WorkItem& item) {
+  if (item.given) return run_case(*item.given, item.key);
+  std::optional<rc::Shrinkable<Case>> shrinkable;
+  Case c;
+  try {
+    shrinkable = props::sample(*item.gen, item.seed, item.size);
+    c = shrinkable->value();
+  } catch (const std::exception& e) {
+    CaseOutcome out;
+    out.generation_error = e.what();  // a suchThat that gave up: the item is skipped
+    return out;
+  }
+  c.name = item.key;
+  c.origin = item.origin;
+  return execute(std::move(c), item.key, item.seed, shrinkable);
+}
+
+CaseOutcome Engine::run_case(const Case& c, const std::string& key) {
+  return execute(c, key, 0, std::nullopt);
+}
+
+CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
+                            const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+  CaseOutcome out;
+  out.generated = true;
+  out.cls = classify(c.op, c.level, c.data);
+  // In-process, a crash takes dmlcert down with the backend: the case must already be on disk.
+  if (!options_.isolated) save(path_for(options_.in_flight, ".json"), c);
+  out.report = runner_.run(c, out.cls);
+  out.c = std::move(c);
+  if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
+  remember(out.c, out.report.outcome);
+  return out;
+}
+
+void Engine::remember(const Case& c, Outcome outcome) {
+  if (restarts_process(outcome)) {
+    first_cases_.clear();
+    recent_cases_.clear();
+    return;
+  }
+  if (first_cases_.size() < kFirstCases) {
+    first_cases_.push_back(c);
+    return;
+  }
+  recent_cases_.push_back(c);
+  if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
+}
+
+bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
+  std::unique_ptr<Backend> backend = fresh_();
+  if (!backend) return false;
+  Runner runner(*backend, oracle_, options_.run);
+  CaseReport last;
+  for (const Case* c : cases) last = runner.run(*c);
+  return last.outcome == outcome;
+}
+
+std::optional<std::vector<const Case*>> Engine::bisect(const Case& c, Outcome outcome) {
+  std::vector<const Case*> history;
+  for (const Case& h : first_cases_) history.push_back(&h);
+  for (const Case& h : recent_cases_) history.push_back(&h);
+  auto with = [&](std::vector<const Case*> before) {
+    before.push_back(&c);
+    return before;
+  };
+  int trials = 0;
+  auto fails = [&](const std::vector<const Case*>& before) {
+    ++trials;
+    return sequence_fails(with(before), outcome);
+  };
+  if (history.empty() || !fails(history)) return std::nullopt;
+  // Most state bugs need one earlier call: the latest first (a plan cache), then the process's
+  // first ones (a buffer sized by the first call).
+  for (size_t i = history.size(); i-- > 0 && trials < kBisectTrials;)
+    if (fails({history[i]})) return with({history[i]});
+  // Otherwise drop halves, then quarters, ... of the history while it still fails.
+  std::vector<const Case*> keep = history;
+  for (size_t chunk = keep.size() / 2; chunk >= 1 && trials < kBisectTrials;) {
+    bool dropped = false;
+    for (size_t start = 0; start < keep.size() && trials < kBisectTrials; start += chunk) {
+      std::vector<const Case*> trial(keep.begin(), keep.begin() + static_cast<ptrdiff_t>(start));
+      trial.insert(trial.end(), keep.begin() + static_cast<ptrdiff_t>(std::min(keep.size(), start + chunk)),
+                   keep.end());
+      if (fails(trial)) {
+        keep = std::move(trial);
+        dropped = true;
+        break;
+      }
+    }
+    if (!dropped) chunk /= 2;
+  }
+  return with(keep);
+}
+
+void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
+                            const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+  const Outcome outcome = out.report.outcome;
+  Failure f;
+  f.key = key;
+  f.case_name = out.c.name;
+  f.outcome = outcome;
+  f.detail = out.report.detail;
+  f.seed = seed;
+  f.backend_output = out.report.exec.output_text;
+  f.repro = path_for(key, ".json");
+  if (!save(f.repro, out.c)) f.repro.clear();
+
+  // A hang costs a whole deadline per step: only the first ones of a run are confirmed and shrunk.
+  const bool hang = outcome == Outcome::Timeout;
+  const bool affordable = !hang || hang_confirms_ < options_.max_hang_confirms;
+  if (hang && affordable) ++hang_confirms_;
+
+  // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
+  // alone; (3) shrink what fails alone.
+  if (options_.confirm && fresh_ && affordable) {
+    if (sequence_fails({&out.c}, outcome)) {
+      f.confirmation = Failure::Confirmation::Reproduced;
+    } else if (!hang) {
+      const Case failing = out.c;
+      if (auto sequence = bisect(failing, outcome)) {
+        f.confirmation = Failure::Confirmation::StateDependent;
+        f.sequence = path_for(key, ".sequence.jsonl");
+        f.sequence_length = sequence->size();
+        if (!save_sequence(f.sequence, *sequence)) f.sequence.clear();
+      } else {
+        f.confirmation = Failure::Confirmation::NotReproduced;
+      }
+    } else {
+      f.confirmation = Failure::Confirmation::NotReproduced;
+    }
+  }
+  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks &&
+                      f.confirmation != Failure::Confirmation::StateDependent &&
+                      f.confirmation != Failure::Confirmation::NotReproduced;
+  if (shrink) {
+    ++shrinks_;
+    // Candidates run in a fresh backend: a failure that shrinks must still fail on its own.
+    std::unique_ptr<Backend> scratch = fresh_ ? fresh_() : nullptr;
+    Runner runner(scratch ? *scratch : under_test_, oracle_, options_.run);
+    const std::string trial = path_for(key, ".shrinking.json");
+    Case smallest = props::shrink_failure(
+        *shrinkable,
+        [&](const Case& candidate) {
+          Case named = candidate;
+          named.name = out.c.name + "/shrunk";
+          if (!options_.isolated) save(trial, named);
+          CaseReport r = runner.run(named);
+          // A fault restarts the scratch process; keep shrinking in the new one.
+          return r.outcome == outcome;
+        },
+        hang ? options_.hang_shrink_seconds : options_.shrink_seconds);
+    std::error_code ec;
+    fs::remove(trial, ec);
+    if (!(smallest.op == out.c.op && smallest.data == out.c.data)) {
+      smallest.name = out.c.name + "/shrunk";
+      smallest.origin = out.c.origin + " shrunk";
+      f.shrunk = path_for(key, ".min.json");
+      if (!save(f.shrunk, smallest)) f.shrunk.clear();
+    }
+  }
+  const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
+  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec);
+  ++failures_;
+  if (options_.print) {
+    std::string block = "FAILED " + printable(key) + ": " + std::string(name(outcome)) + ": " +
+                        printable(f.detail, 600) + "\n";
+    if (f.confirmation != Failure::Confirmation::Unchecked)
+      block += "  " + std::string(name(f.confirmation)) +
+               (f.sequence.empty() ? "" : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
+                                              (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
+               "\n";
+    if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
+    if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
+    if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
+    if (!f.backend_output.empty()) block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
+    block += "  reproduce: " + f.reproduce + "\n";
+    options_.print(block);
+  }
+  out.failure = std::move(f);
+}
+
+}  // namespace dmlcert::engine

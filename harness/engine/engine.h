@@ -1,0 +1,121 @@
+// The run engine (docs/design.md, "The engine"): the one pipeline behind `fuzz` and `certify`.
+// For every planned work item it makes the case, classifies it once, keeps a file of it where a
+// crash could lose it, runs and judges it; for every failure it saves the case, confirms it
+// alone in a fresh backend process, shrinks it (or, when it only fails after other cases,
+// bisects those to a short sequence) and prints the command that reproduces it.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dmlcert/runner.h"
+
+namespace dmlcert::engine {
+
+// One unit of planned work: a generator sampled at (seed, size), or a case given as it is.
+struct WorkItem {
+  std::string key;  // stable and unique within a run: names the repro file
+  uint64_t seed = 0;
+  int size = 0;
+  std::optional<rc::Gen<Case>> gen;
+  const Case* given = nullptr;
+  std::string origin;  // provenance written into the case ("certify seed=... size=...")
+};
+
+// A fresh instance of the backend under test (a new process for isolated backends), for
+// confirming a failure alone and for replaying sequences.
+using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+
+struct Failure {
+  std::string key, case_name;
+  Outcome outcome = Outcome::Failed;
+  std::string detail;
+  std::string repro;      // the case file
+  std::string shrunk;     // the shrunk case file, when shrinking found a smaller one
+  std::string sequence;   // state-dependent failures: the .jsonl of cases that reproduces it in one process
+  size_t sequence_length = 0;
+  // Whether the failure came back when the case ran alone in a fresh backend process (unknown:
+  // not checked, as for a second hang of a run).
+  enum class Confirmation { Reproduced, StateDependent, NotReproduced, Unchecked } confirmation = Confirmation::Unchecked;
+  std::string reproduce;  // the command line
+  uint64_t seed = 0;
+  std::string backend_output;  // what the backend printed during the failing call (capped)
+};
+std::string_view name(Failure::Confirmation c);
+
+struct EngineOptions {
+  std::string backend_spec;  // as the user named it, with absolute paths (repro lines)
+  std::string program;       // the dmlcert executable, absolute (repro lines)
+  std::string repro_dir;     // the run's own directory
+  RunOptions run;
+  // The backend runs in a child process: the harness survives a crash, so case files are
+  // written only for failures. In-process runs keep one in-flight file rewritten before every
+  // call instead, so that a crash that takes dmlcert down leaves the case behind.
+  bool isolated = false;
+  std::string in_flight = "in-flight";  // the in-flight file's name (one per parallel worker)
+  double shrink_seconds = 1;
+  int max_shrinks = 10;        // failures shrunk per run (the first ones)
+  int max_hang_confirms = 1;   // hangs confirmed and shrunk per run: each step may cost a deadline
+  double hang_shrink_seconds = 30;
+  bool confirm = true;
+  // What a failure block is printed with (above any progress line); null: not printed.
+  std::function<void(const std::string&)> print;
+};
+
+struct CaseOutcome {
+  bool generated = false;  // false: the generator gave up on this item (counted as skipped)
+  std::string generation_error;
+  Case c;
+  Classification cls;
+  CaseReport report;
+  std::optional<Failure> failure;
+};
+
+class Engine {
+ public:
+  Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, EngineOptions options);
+  CaseOutcome run(const WorkItem& item);
+  // A case that is not a work item (a corpus case, a case of a sequence), under `key`.
+  CaseOutcome run_case(const Case& c, const std::string& key);
+  const EngineOptions& options() const { return options_; }
+  size_t failures() const { return failures_; }
+
+ private:
+  CaseOutcome execute(Case c, const std::string& key, uint64_t seed,
+                      const std::optional<rc::Shrinkable<Case>>& shrinkable);
+  void handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
+                      const std::optional<rc::Shrinkable<Case>>& shrinkable);
+  // Runs cases in order in a fresh backend; whether the last one ends with `outcome`.
+  bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome);
+  // The shortest run of earlier cases (at most a handful) after which `c` fails again.
+  std::optional<std::vector<const Case*>> bisect(const Case& c, Outcome outcome);
+  std::string path_for(const std::string& key, const std::string& suffix) const;
+  bool save(const std::string& path, const Case& c);
+  bool save_sequence(const std::string& path, const std::vector<const Case*>& cases);
+  void remember(const Case& c, Outcome outcome);
+
+  Backend& under_test_;
+  Oracle& oracle_;
+  BackendFactory fresh_;
+  EngineOptions options_;
+  Runner runner_;
+  size_t failures_ = 0;
+  int shrinks_ = 0, hang_confirms_ = 0;
+  // The cases the backend's current process has run: the first few, and the latest.
+  std::vector<Case> first_cases_;
+  std::deque<Case> recent_cases_;
+};
+
+// The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).
+std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend);
+// A file-name-safe form of a work item key.
+std::string file_safe(const std::string& key);
+
+}  // namespace dmlcert::engine

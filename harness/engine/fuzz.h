@@ -1,0 +1,108 @@
+// `dmlcert fuzz` on the engine: a deterministic sequence of generated cases (mostly valid,
+// walking every support-table cell; invalid round-robin over the rules; unspecified round-robin
+// over the U rules), run against the backend under test with an oracle. Case `index` depends
+// only on (seed, index), so shards and parallel workers take disjoint indices and any split
+// gives the same cases, failures and report.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coverage.h"
+#include "engine.h"
+#include "generators.h"
+
+namespace dmlcert::engine {
+
+struct FuzzOptions {
+  uint64_t seed = 1;
+  uint64_t cases = 1000;                   // across all shards; ignored when duration is set
+  std::optional<double> duration_seconds;  // run until this much time has passed
+  std::vector<OpKind> ops;                 // empty: all
+  std::optional<FeatureLevel> level;       // unset: cycle through kFuzzLevels
+  uint32_t shard_index = 0, shard_count = 1;
+  unsigned jobs = 1;  // parallel workers, each with its own backend
+  double shrink_seconds = 20;
+  int max_size = 50;  // rapidcheck size range 0..max_size, spread over the cases
+  EngineOptions engine;
+  // Called now and then with the progress so far (from one thread at a time).
+  std::function<void(uint64_t done, uint64_t failures, double elapsed_seconds)> on_progress;
+};
+
+// The levels a run without --level cycles through (the tables that change after 1_0).
+inline constexpr FeatureLevel kFuzzLevels[] = {FeatureLevel::L2_1, FeatureLevel::L3_0, FeatureLevel::L4_1,
+                                               FeatureLevel::L5_0};
+
+// What case `index` of a run is: derived from (seed, index) alone.
+struct FuzzPlan {
+  uint64_t index = 0;
+  FeatureLevel level = kDefaultFeatureLevel;
+  CaseClass case_class = CaseClass::Valid;
+  std::string rule;                         // invalid and unspecified plans
+  std::optional<props::CellTarget> target;  // valid plans
+  props::DataMode mode = props::DataMode::Exact;
+  uint64_t case_seed = 0;
+  int size = 0;
+};
+
+class FuzzPlanner {
+ public:
+  explicit FuzzPlanner(const FuzzOptions& options);
+  FuzzPlan plan(uint64_t index) const;
+  rc::Gen<Case> generator(const FuzzPlan& plan) const;
+  const std::vector<FeatureLevel>& levels() const { return levels_; }
+
+ private:
+  std::optional<FeatureLevel> level_for_rule(const std::string& rule, FeatureLevel preferred, bool invalid) const;
+  FuzzOptions options_;
+  std::vector<FeatureLevel> levels_;
+  std::map<FeatureLevel, std::vector<props::CellTarget>> targets_;
+  std::vector<std::string> invalid_rules_, unspecified_rules_;
+};
+
+struct FuzzFailure {
+  uint64_t index = 0;
+  Failure failure;
+};
+
+struct ClassStats {
+  uint64_t cases = 0;
+  double seconds = 0;  // generation + run
+  double rate() const { return seconds > 0 ? cases / seconds : 0; }
+};
+
+// Sizes of the output's dimensions, by position, at one rank: how often each dimension is
+// larger than 1 (a generator that spends its size budget on outer dimensions shows here).
+struct DimensionStats {
+  uint64_t cases = 0;
+  std::array<uint64_t, 8> above_one{};
+};
+
+struct FuzzResult {
+  uint64_t cases = 0, generation_failures = 0;
+  double seconds = 0;
+  std::map<std::string, uint64_t> outcomes;   // "passed" -> n
+  std::map<std::string, ClassStats> classes;  // "valid" -> n, time (as the validator classified)
+  std::map<std::string, uint64_t> ranks, types, ops, modes;  // distribution of generated cases
+  std::map<uint32_t, DimensionStats> dimensions;              // valid cases, by output rank
+  Coverage coverage;
+  std::vector<FuzzFailure> failures;  // in index order
+  std::vector<FeatureLevel> levels;
+  void merge(FuzzResult&& other);
+};
+
+// `make_backend` gives each worker its backend under test (and confirmation a fresh one).
+FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const FuzzOptions& options);
+
+// Human summary: counts, throughput, distributions and the coverage table.
+std::string fuzz_summary(const FuzzResult& r);
+// The --report JSON: counts per outcome and class, coverage, failures with seeds and paths,
+// distributions; throughput unless `timings` is false (the rest is the same for any --jobs).
+std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& options, bool timings = true);
+
+}  // namespace dmlcert::engine

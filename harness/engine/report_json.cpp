@@ -1,0 +1,158 @@
+// The machine-readable certification report: complete (every count, every failure, the verdict)
+// and read back by `dmlcert merge`.
+#include <nlohmann/json.hpp>
+
+#include "report.h"
+
+namespace dmlcert::cert {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json counts_json(const Counts& c) {
+  json j = json::object();
+  for (int i = 0; i < kOutcomeCount; ++i) j[std::string(name(static_cast<Outcome>(i)))] = c[static_cast<size_t>(i)];
+  return j;
+}
+
+Counts counts_from(const json& j) {
+  Counts c{};
+  for (int i = 0; i < kOutcomeCount; ++i)
+    c[static_cast<size_t>(i)] = j.value(std::string(name(static_cast<Outcome>(i))), uint64_t{0});
+  return c;
+}
+
+std::string status_name(const Counts& c) {
+  auto s = status(c);
+  return s ? std::string(name(*s)) : "not-run";
+}
+
+template <class T, class F>
+T parse_enum(const std::string& s, F parse, const char* what) {
+  auto v = parse(s);
+  if (!v) throw std::runtime_error(std::string("unknown ") + what + " '" + s + "'");
+  return *v;
+}
+
+std::optional<RuleSection> parse_section(std::string_view s) {
+  for (RuleSection r : {RuleSection::Invalid, RuleSection::Unspecified, RuleSection::Robustness})
+    if (name(r) == s) return r;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string to_json(const Report& r) {
+  json j;
+  j["format"] = r.format;
+  j["tool"] = "dmlcert certify";
+  j["backend"] = r.backend;
+  j["backend_name"] = r.backend_name;
+  j["level"] = std::string(name(r.level));
+  j["backend_max_level"] = std::string(name(r.backend_max_level));
+  j["budget"] = r.budget;
+  j["shards"] = json::array();
+  for (const Shard& s : r.shards) j["shards"].push_back({{"index", s.index}, {"count", s.count}});
+  j["seconds"] = r.seconds;
+  j["complete"] = complete(r);
+  j["certified"] = certified(r);
+  j["totals"] = counts_json(totals(r));
+  json missing = json::array();
+  for (const CellResult* c : missing_cells(r))
+    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_name(c->counts)}});
+  j["missing_cells"] = missing;
+  j["cells"] = json::array();
+  for (const CellResult& c : r.cells) {
+    json cell = {{"key", cell_key(c.cell)},
+                 {"op", std::string(name(c.cell.op))},
+                 {"function", c.cell.function ? json(name(*c.cell.function)) : json(nullptr)},
+                 {"role", std::string(name(c.cell.role))},
+                 {"type", std::string(name(c.cell.type))},
+                 {"rank", c.cell.rank},
+                 {"status", status_name(c.counts)},
+                 {"counts", counts_json(c.counts)},
+                 {"repros", c.repros}};
+    j["cells"].push_back(cell);
+  }
+  j["rules"] = json::array();
+  for (const RuleResult& rule : r.rules)
+    j["rules"].push_back({{"rule", rule.rule},
+                          {"section", std::string(name(rule.section))},
+                          {"status", status_name(rule.counts)},
+                          {"counts", counts_json(rule.counts)},
+                          {"repros", rule.repros}});
+  j["corpus"] = {{"status", status_name(r.corpus)}, {"counts", counts_json(r.corpus)}};
+  j["failures"] = json::array();
+  for (const Failure& f : r.failures)
+    j["failures"].push_back({{"where", f.where},
+                             {"case", f.case_name},
+                             {"outcome", std::string(name(f.outcome))},
+                             {"detail", f.detail},
+                             {"repro", f.repro},
+                             {"shrunk", f.shrunk},
+                             {"sequence", f.sequence},
+                             {"confirmation", f.confirmation},
+                             {"reproduce", f.reproduce},
+                             {"seed", f.seed}});
+  return j.dump(2) + "\n";
+}
+
+std::optional<Report> report_from_json(const std::string& text, std::string* error) {
+  try {
+    json j = json::parse(text);
+    Report r;
+    r.format = j.at("format").get<int>();
+    if (r.format != 1) throw std::runtime_error("unsupported report format " + std::to_string(r.format));
+    r.backend = j.at("backend").get<std::string>();
+    r.backend_name = j.value("backend_name", std::string());
+    r.level = parse_enum<FeatureLevel>(j.at("level").get<std::string>(), parse_feature_level, "level");
+    r.backend_max_level =
+        parse_enum<FeatureLevel>(j.at("backend_max_level").get<std::string>(), parse_feature_level, "level");
+    r.budget = j.at("budget").get<std::string>();
+    for (const json& s : j.at("shards"))
+      r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
+    r.seconds = j.value("seconds", 0.0);
+    for (const json& c : j.at("cells")) {
+      CellResult cell;
+      cell.cell.op = parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator");
+      if (!c.at("function").is_null())
+        cell.cell.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(),
+                                                        parse_reduce_function, "function");
+      cell.cell.role = parse_enum<Role>(c.at("role").get<std::string>(), parse_role, "role");
+      cell.cell.type = parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type");
+      cell.cell.rank = c.at("rank").get<uint32_t>();
+      cell.counts = counts_from(c.at("counts"));
+      cell.repros = c.at("repros").get<std::vector<std::string>>();
+      r.cells.push_back(std::move(cell));
+    }
+    for (const json& x : j.at("rules")) {
+      RuleResult rule;
+      rule.rule = x.at("rule").get<std::string>();
+      rule.section = parse_enum<RuleSection>(x.at("section").get<std::string>(), parse_section, "section");
+      rule.counts = counts_from(x.at("counts"));
+      rule.repros = x.at("repros").get<std::vector<std::string>>();
+      r.rules.push_back(std::move(rule));
+    }
+    r.corpus = counts_from(j.at("corpus").at("counts"));
+    for (const json& f : j.at("failures")) {
+      Failure failure;
+      failure.where = f.at("where").get<std::string>();
+      failure.case_name = f.at("case").get<std::string>();
+      failure.outcome = parse_enum<Outcome>(f.at("outcome").get<std::string>(), parse_outcome, "outcome");
+      failure.detail = f.at("detail").get<std::string>();
+      failure.repro = f.at("repro").get<std::string>();
+      failure.shrunk = f.at("shrunk").get<std::string>();
+      failure.sequence = f.value("sequence", "");
+      failure.confirmation = f.value("confirmation", "");
+      failure.reproduce = f.value("reproduce", "");
+      failure.seed = f.at("seed").get<uint64_t>();
+      r.failures.push_back(std::move(failure));
+    }
+    return r;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace dmlcert::cert

@@ -1,0 +1,199 @@
+// One case: classify (once), decide whether the backend is asked at all, place the bindings,
+// call, check the memory, judge the status and the output (docs/design.md, "One case").
+#include "dmlcert/runner.h"
+
+#include <algorithm>
+#include <exception>
+
+namespace dmlcert {
+
+std::string_view name(Outcome o) {
+  switch (o) {
+    case Outcome::Passed: return "passed";
+    case Outcome::Failed: return "failed";
+    case Outcome::Unimplemented: return "unimplemented";
+    case Outcome::Skipped: return "skipped";
+    case Outcome::Mistrusted: return "mistrusted";
+    case Outcome::Crash: return "crash";
+    case Outcome::Timeout: return "timeout";
+    case Outcome::Oob: return "oob";
+    case Outcome::LateWrite: return "late-write";
+    case Outcome::Limit: return "limit";
+  }
+  return "outcome?";
+}
+
+std::optional<Outcome> parse_outcome(std::string_view s) {
+  for (int i = 0; i < kOutcomeCount; ++i)
+    if (name(static_cast<Outcome>(i)) == s) return static_cast<Outcome>(i);
+  return std::nullopt;
+}
+
+bool fails_run(Outcome o) {
+  return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped;
+}
+
+namespace {
+
+std::string rule_list(const std::vector<Violation>& vs) {
+  std::string s;
+  for (const Violation& v : vs) s += (s.empty() ? "" : ", ") + v.rule;
+  return s;
+}
+
+std::string status_text(const ExecResult& r) {
+  std::string s(name(r.status));
+  if (!r.message.empty()) s += ": " + r.message;
+  if (!r.violations.empty()) s += " [" + r.violations.front().rule + ": " + r.violations.front().message + "]";
+  return s;
+}
+
+// A backend that throws has not crashed the harness: it returned an error.
+ExecResult execute_guarded(Backend& b, const Case& c, CaseBuffers& buffers) {
+  try {
+    return b.execute(c.op, c.level, buffers.bindings());
+  } catch (const std::exception& e) {
+    return exec_result(Status::Error, Fault::None, std::string("the backend threw: ") + e.what());
+  } catch (...) {
+    return exec_result(Status::Error, Fault::None, "the backend threw a non-standard exception");
+  }
+}
+
+std::optional<Outcome> fault_outcome(Fault f) {
+  switch (f) {
+    case Fault::None: return std::nullopt;
+    case Fault::Crash: return Outcome::Crash;
+    case Fault::Timeout: return Outcome::Timeout;
+    case Fault::OutOfBounds:
+    case Fault::InputWritten: return Outcome::Oob;
+    case Fault::LateWrite: return Outcome::LateWrite;
+    case Fault::Limit: return Outcome::Limit;
+  }
+  return Outcome::Failed;
+}
+
+CaseReport finish(CaseReport& r, Outcome o, std::string detail) {
+  r.outcome = o;
+  r.detail = std::move(detail);
+  return std::move(r);
+}
+
+}  // namespace
+
+Runner::Runner(Backend& under_test, Oracle& oracle, RunOptions options)
+    : under_test_(under_test), oracle_(oracle), options_(std::move(options)) {}
+
+CaseReport Runner::run(const Case& c) {
+  return run(c, classify(c.op, c.level, c.data));
+}
+
+CaseReport Runner::run(const Case& c, const Classification& cls) {
+  CaseReport r;
+  r.case_class = cls.case_class;
+
+  // (1) The case file must agree with the validator, or neither can be trusted.
+  if (c.expect != cls.case_class) {
+    std::string detail = "the case file expects " + std::string(name(c.expect)) +
+                         " but the validator classifies it " + std::string(name(cls.case_class));
+    if (!cls.findings.empty()) detail += " (" + cls.rule_list() + ")";
+    return finish(r, Outcome::Mistrusted, detail);
+  }
+
+  // (2) What the backend does not claim is not held against it.
+  if (c.level > under_test_.max_feature_level())
+    return finish(r, Outcome::Skipped,
+                  "feature level " + std::string(name(c.level)) + " is above the backend's maximum " +
+                      std::string(name(under_test_.max_feature_level())));
+  const OpKind op = op_kind(c.op);
+  const DataType main_type = tensor(c.op, Role::INPUT)->type;
+  if (cls.case_class == CaseClass::Valid && !under_test_.implements(op, reduce_function(c.op), main_type)) {
+    std::string cell(name(op));
+    if (auto f = reduce_function(c.op)) cell += " " + name(*f);
+    return finish(r, Outcome::Unimplemented,
+                  "the backend does not implement " + cell + " on " + std::string(name(main_type)));
+  }
+
+  // (3) The expected outputs, before the backend runs: a case the oracle cannot judge is not run.
+  std::optional<std::vector<Bytes>> admissible;
+  if (cls.case_class != CaseClass::Invalid) {
+    std::string why;
+    admissible = oracle_.admissible_outputs(c, cls, &why);
+    if (!admissible) return finish(r, Outcome::Mistrusted, why);
+  }
+
+  // (4) Memory, (5) the call.
+  std::string why;
+  auto buffers = options_.allocate(c, cls.case_class, options_.max_buffer_bytes, &why);
+  if (!buffers) return finish(r, Outcome::Skipped, why);
+  r.exec = execute_guarded(under_test_, c, *buffers);
+  r.executed = true;
+  const ExecResult& exec = r.exec;
+  if (auto o = fault_outcome(exec.fault))
+    return finish(r, *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
+  if (!buffers->inputs_intact()) return finish(r, Outcome::Oob, "the backend wrote to an input buffer");
+  // A rejection, in any class, leaves every output byte (padding included) as it was.
+  if (exec.status != Status::Ok && !buffers->output_untouched())
+    return finish(r, Outcome::Failed,
+                  std::string(name(cls.case_class)) + " case was rejected (" + std::string(name(exec.status)) +
+                      ") but output bytes were written");
+  if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) r.output = buffers->output();
+
+  // (6) The verdict.
+  const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
+  switch (cls.case_class) {
+    case CaseClass::Invalid: {
+      const std::string broken = cls.rule_list();
+      if (exec.status != Status::InvalidArgument)
+        return finish(r, Outcome::Failed,
+                      "invalid case (" + broken + ") got status " + std::string(name(exec.status)) +
+                          " instead of invalid-argument");
+      if (under_test_.reports_rules()) {
+        // The case names the rules it breaks; without names, any rule the validator found counts.
+        std::vector<std::string> wanted = c.violates;
+        if (wanted.empty())
+          for (const Violation& v : cls.findings) wanted.push_back(v.rule);
+        const bool named = std::any_of(exec.violations.begin(), exec.violations.end(), [&](const Violation& v) {
+          return std::find(wanted.begin(), wanted.end(), v.rule) != wanted.end();
+        });
+        if (!named) {
+          std::string want;
+          for (const std::string& w : wanted) want += (want.empty() ? "" : ", ") + w;
+          return finish(r, Outcome::Failed,
+                        "rejected, but reported rules [" + (exec.violations.empty() ? "none" : rule_list(exec.violations)) +
+                            "] name none of [" + want + "]");
+        }
+      }
+      return finish(r, Outcome::Passed, "");
+    }
+    case CaseClass::Unspecified: {
+      if (exec.status == Status::InvalidArgument || exec.status == Status::Unsupported)
+        return finish(r, Outcome::Passed, "");
+      if (exec.status != Status::Ok)
+        return finish(r, Outcome::Failed, "unspecified case got status " + status_text(exec));
+      if (admissible->empty()) return finish(r, Outcome::Passed, "");  // any output is admissible
+      Expectation e = expectation_for(c, admissible->front(), options_.profile);
+      e.candidates = std::move(*admissible);
+      const CompareResult cmp = compare(out, e, *r.output);
+      if (!cmp.ok) return finish(r, Outcome::Failed, "executed to an inadmissible result: " + cmp.summary());
+      return finish(r, Outcome::Passed, "");
+    }
+    case CaseClass::Valid: {
+      if (exec.status != Status::Ok) return finish(r, Outcome::Failed, "valid case got status " + status_text(exec));
+      Bytes expected = std::move(admissible->front());
+      if (c.expected_output && !options_.oracle_is_under_test) {
+        // A case file's expected output is only as good as its agreement with the oracle.
+        const CompareResult agree = compare(out, expectation_for(c, *c.expected_output, options_.profile), expected);
+        if (!agree.ok)
+          return finish(r, Outcome::Mistrusted,
+                        "the reference backend disagrees with the case's expected_output: " + agree.summary());
+      }
+      if (c.expected_output) expected = *c.expected_output;
+      const CompareResult cmp = compare(out, expectation_for(c, expected, options_.profile), *r.output);
+      if (!cmp.ok) return finish(r, Outcome::Failed, "wrong output: " + cmp.summary());
+      return finish(r, Outcome::Passed, "");
+    }
+  }
+  return r;
+}
+
+}  // namespace dmlcert

@@ -1,0 +1,120 @@
+// Edits the mutators share (build.h, "mutate.cpp"). Whatever is per-dimension or an axis is found
+// through the operators' declarations (ParamKind), never by naming an operator.
+#include <algorithm>
+
+#include "build.h"
+
+namespace dmlcert::props {
+
+void prepend_unit(TensorDesc& t) {
+  t.sizes.insert(t.sizes.begin(), 1);
+  if (t.strides) t.strides->insert(t.strides->begin(), 1);
+}
+
+void prepend_unit_dim_everywhere(Case& c) {
+  for (Role r : roles(op_kind(c.op))) prepend_unit(*tensor(c.op, r));
+  visit(c.op, [](auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    for_each_param_field<D>([&](const auto& field) {
+      auto& v = d.*field.member;
+      using V = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<V, ReduceFunction>) {
+        return;
+      } else if constexpr (std::is_integral_v<V>) {
+        if (field.kind == ParamKind::Axis) ++v;
+      } else {
+        if (field.kind == ParamKind::PerDimension)
+          v.insert(v.begin(), static_cast<typename V::value_type>(field.unit));
+        else if (field.kind == ParamKind::AxisList)
+          for (auto& a : v) ++a;
+      }
+    });
+  });
+}
+
+void append_param_entry(Case& c) {
+  visit(c.op, [](auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    for_each_param_field<D>([&](const auto& field) {
+      auto& v = d.*field.member;
+      using V = std::decay_t<decltype(v)>;
+      if constexpr (!std::is_integral_v<V> && !std::is_same_v<V, ReduceFunction>)
+        if (field.kind == ParamKind::PerDimension) v.push_back(static_cast<typename V::value_type>(field.unit));
+    });
+  });
+}
+
+void break_dimension_count(Case& c, Choices& choices) {
+  switch (choices.below(3)) {
+    case 0: prepend_unit(*tensor(c.op, Role::OUTPUT)); break;
+    case 1: prepend_unit(*tensor(c.op, Role::INPUT)); break;
+    default: append_param_entry(c);
+  }
+}
+
+DataType other_type(const Case& c, Role role, DataType current, Choices& choices) {
+  const auto s = support(op_kind(c.op), reduce_function(c.op), role, c.level);
+  std::vector<DataType> options;
+  if (s)
+    for (DataType t : s->types)
+      if (t != current) options.push_back(t);
+  if (options.empty())
+    for (DataType t : kAllDataTypes)
+      if (t != current) options.push_back(t);
+  return options[choices.below(options.size())];
+}
+
+void retype(Case& c, Role role, DataType type, Choices& choices) {
+  TensorDesc& t = *tensor(c.op, role);
+  t.type = type;
+  refresh_total_bytes(t);
+  refill_input(c, role, choices.next());
+}
+
+void resize(Case& c, Role role, uint32_t dim, uint32_t size, Choices& choices) {
+  TensorDesc& t = *tensor(c.op, role);
+  t.sizes[dim] = size;
+  refresh_total_bytes(t);
+  refill_input(c, role, choices.next());
+}
+
+void ensure_strides(TensorDesc& t) {
+  if (!t.strides) {
+    const auto packed = packed_strides(t.sizes);
+    t.strides = std::vector<uint32_t>(packed.begin(), packed.end());
+  }
+}
+
+Role pick_role(const Case& c, Choices& choices) {
+  const auto rs = roles(op_kind(c.op));
+  return rs[choices.below(rs.size())];
+}
+
+uint32_t pick_dim(const TensorDesc& t, Choices& choices) {
+  return static_cast<uint32_t>(choices.below(t.rank()));
+}
+
+void grow_output(Case& c, Choices& choices) {
+  const TensorDesc& o = *tensor(c.op, Role::OUTPUT);
+  const uint32_t dim = pick_dim(o, choices);
+  resize(c, Role::OUTPUT, dim, o.sizes[dim] + 1, choices);
+}
+
+void output_type_differs(Case& c, Choices& choices) {
+  const DataType in = tensor(c.op, Role::INPUT)->type;
+  retype(c, Role::OUTPUT, other_type(c, Role::OUTPUT, in, choices), choices);
+}
+
+bool has_big_dim(const Case& c) {
+  for (Role r : roles(op_kind(c.op)))
+    for (uint32_t s : tensor(c.op, r)->sizes)
+      if (s >= 2) return true;
+  return false;
+}
+
+bool has_big_output_dim(const Case& c) {
+  const auto& sizes = tensor(c.op, Role::OUTPUT)->sizes;
+  return std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s >= 2; });
+}
+
+}  // namespace dmlcert::props
