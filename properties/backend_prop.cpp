@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "reference/reference.h"
 #include "testing/prop_util.h"
 
 namespace dmlcert::props {
@@ -16,22 +17,22 @@ class BackendProp : public ::testing::TestWithParam<std::string> {
   void SetUp() override {
     under_test_ = proptest::backend_or_null(GetParam());
     if (!under_test_) GTEST_SKIP() << "backend '" << GetParam() << "' is not built";
-    reference_ = proptest::backend_or_null("reference");
-    ASSERT_NE(reference_, nullptr);
+    oracle_ = reference::make_oracle();
   }
   // The Runner judges a case; the property holds when the outcome is not a failure.
   void check(const rc::Gen<Case>& cases) {
-    Runner runner(*under_test_, *reference_);
+    Runner runner(*under_test_, *oracle_);
     rc::detail::checkGTest([&] {
       const Case c = *cases;
       RC_TAG(name(c.expect));
       const CaseReport r = runner.run(c);
       RC_LOG() << "case: " << to_json(c, false) << "\noutcome: " << name(r.outcome) << ": " << r.detail
                << "\n";
-      RC_ASSERT(!is_failure(r.outcome));
+      RC_ASSERT(!fails_run(r.outcome));
     });
   }
-  std::unique_ptr<Backend> under_test_, reference_;
+  std::unique_ptr<Backend> under_test_;
+  std::unique_ptr<Oracle> oracle_;
 };
 
 rc::Gen<Case> any_invalid_case() {

@@ -3,20 +3,34 @@
 // seed gives the same run.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "reference/reference.h"
 #include "testing/prop_util.h"
 
 namespace dmlcert::props {
 namespace {
 
+using namespace engine;
+
+// A fuzz run of the reference against itself, in process.
+FuzzResult reference_run(FuzzOptions o) {
+  std::unique_ptr<Oracle> oracle = reference::make_oracle();
+  o.engine.backend_spec = "reference";
+  o.engine.repro_dir = (std::filesystem::temp_directory_path() / ("dmlcert-fuzz-prop-" + std::to_string(::getpid()))).string();
+  o.engine.run.oracle_is_under_test = true;
+  return run_fuzz([] { return proptest::backend_or_null("reference"); }, *oracle, o);
+}
+
 // The acceptance run: `dmlcert fuzz --backend reference --vs reference --cases 20000 --seed 1`.
 TEST(Fuzz, ReferenceRunHitsEveryCellAndEveryRule) {
-  auto reference = proptest::backend_or_null("reference");
-  ASSERT_NE(reference, nullptr);
   FuzzOptions o;
   o.seed = 1;
   o.cases = 20000;
-  o.save_cases = false;
-  const FuzzResult r = run_fuzz(*reference, *reference, o);
+  o.jobs = 2;
+  const FuzzResult r = reference_run(o);
   std::cout << fuzz_summary(r);
   EXPECT_EQ(r.failures.size(), 0u);
   for (FeatureLevel level : proptest::tested_levels()) {
@@ -44,17 +58,27 @@ TEST(Fuzz, SameSeedSameRunDifferentSeedDifferentRun) {
 }
 
 TEST(Fuzz, ShardsTakeDisjointPartsOfTheSameRun) {
-  auto reference = proptest::backend_or_null("reference");
   FuzzOptions o;
   o.cases = 60;
-  o.save_cases = false;
-  const FuzzResult whole = run_fuzz(*reference, *reference, o);
+  const FuzzResult whole = reference_run(o);
   uint64_t total = 0;
   for (uint32_t i = 0; i < 3; ++i) {
     o.shard_index = i, o.shard_count = 3;
-    total += run_fuzz(*reference, *reference, o).cases;
+    total += reference_run(o).cases;
   }
   EXPECT_EQ(total, whole.cases);
+}
+
+// Parallel workers split the same run: one worker and two give the same report (timings aside).
+TEST(Fuzz, OneJobAndTwoJobsGiveTheSameReport) {
+  FuzzOptions o;
+  o.seed = 3;
+  o.cases = 3000;
+  o.jobs = 1;
+  const std::string one = fuzz_report_json(reference_run(o), o, /*timings=*/false);
+  o.jobs = 2;
+  const std::string two = fuzz_report_json(reference_run(o), o, /*timings=*/false);
+  EXPECT_EQ(one, two);
 }
 
 }  // namespace

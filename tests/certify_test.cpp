@@ -64,6 +64,7 @@ class CertifyMisbehaviour : public testing::TestWithParam<MisbehaviourCase> {};
 TEST_P(CertifyMisbehaviour, ReportsTheFaultInExactlyTheAffectedCells) {
   const MisbehaviourCase& m = GetParam();
   fs::path dir = scratch(m.name);
+  fs::create_directories(dir / "none");  // an empty corpus: the generated cases do the catching
   const std::string plugin = "plugin:" + m.plugin;
   Command c = run("certify --backend " + plugin + " " + m.args + " --budget quick --corpus " +
                   (dir / "none").string() + " --repro-dir " + (dir / "repros").string() + " --report " +

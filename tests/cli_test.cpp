@@ -152,17 +152,20 @@ TEST_F(CliTest, ReplayRunsWellFormedCasesNextToAMalformedFile) {
 
 TEST_F(CliTest, ReplayEndsWithCountsAndPrintsHowToReproduceAFailure) {
   write("cases/right.json", slice1_case());
-  const std::string wrong =
-      write("cases/wrong.json",
+  write("cases/wrong.json",
             slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "[14, 16, 6, 9]"));
-  const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend reference");
+  const std::string repros = (dir_ / "repros").string();
+  const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend reference --repro-dir " + repros);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const auto lines = r.out_lines();
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back(), "1 passed, 1 failed");
-  EXPECT_NE(r.out.find("case file: " + wrong), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("reproduce: dmlcert run " + wrong + " --backend reference"), std::string::npos)
-      << r.out;
+  // The failing case alone in the repro directory, and the full command that reruns it.
+  const std::string copy = repros + "/slice1_doc-example-2.json";
+  EXPECT_NE(r.out.find("case file: " + copy), std::string::npos) << r.out;
+  const std::string command = std::string(DMLCERT_CLI) + " run " + copy + " --backend reference";
+  EXPECT_NE(r.out.find("reproduce: " + command), std::string::npos) << r.out;
+  EXPECT_EQ(std::system((command + " > /dev/null").c_str()) >> 8, 1) << "the reproduce line must fail again";
 }
 
 TEST_F(CliTest, ReplayOfPassingCasesExitsZero) {

@@ -250,7 +250,7 @@ TEST(CompareSummary, NamesCountCoordinateExpectedActualAndBound) {
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(
       r.summary(),
-      "2 of 3 elements differ; first at [0,0,0,1]: expected 2, got 2.5; at [0,0,0,2]: expected -0, got 0");
+      "2 of 3 elements differ; first at [0,0,0,1]: expected 2, got 2.5; at [0,0,0,2]: expected -0.0, got 0");
 
   const Case sum = reduce_case(ReduceFunction::SUM, DataType::FLOAT16, fp16_cancellation_data());
   const CompareResult bounded = compare(*tensor(sum.op, Role::OUTPUT),

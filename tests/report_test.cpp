@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "dmlcert/certification.h"
+#include "report.h"
 
 namespace dmlcert::cert {
 namespace {

@@ -66,7 +66,7 @@ Case at_level(Case c, FeatureLevel level) {
   return c;
 }
 
-using Behaviour = std::function<ExecResult(const OperatorDesc&, FeatureLevel, const Bindings&)>;
+using Misbehaviour = std::function<ExecResult(const OperatorDesc&, FeatureLevel, const Bindings&)>;
 
 // The backend under test copies its input to its output: right for the valid SLICE above.
 ExecResult copy_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
@@ -77,15 +77,22 @@ ExecResult write_zeros(const OperatorDesc&, FeatureLevel, const Bindings& b) {
   std::memset(b.output.data, 0, b.output.size);
   return {};
 }
-Behaviour reject(Status status, std::string rule) {
+Misbehaviour reject(Status status, std::string rule) {
   return [=](const OperatorDesc&, FeatureLevel, const Bindings&) {
-    return ExecResult{status, Fault::None, "rejected", {Violation{rule, "because"}}};
+    ExecResult r = exec_result(status, Fault::None, "rejected");
+    r.violations = {Violation{rule, "because"}};
+    return r;
   };
 }
-ExecResult reject_after_writing_a_byte(const OperatorDesc&, FeatureLevel, const Bindings& b) {
-  b.output.data[0] = std::byte{0};
-  return ExecResult{
-      Status::InvalidArgument, Fault::None, "rejected", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
+// A rejection after a partial write, of `rule` (docs/semantics.md: a rejection in any class leaves
+// every output byte as it was).
+Misbehaviour reject_after_writing_a_byte(std::string rule) {
+  return [=](const OperatorDesc&, FeatureLevel, const Bindings& b) {
+    b.output.data[0] = std::byte{0};
+    ExecResult r = exec_result(Status::InvalidArgument, Fault::None, "rejected");
+    r.violations = {Violation{rule, ""}};
+    return r;
+  };
 }
 ExecResult crash(const OperatorDesc&, FeatureLevel, const Bindings&) {
   return exec_result(Status::Error, Fault::Crash, "signal 11");
@@ -98,7 +105,7 @@ ExecResult write_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
 struct RunnerRow {
   std::string name;
   Case c;
-  Behaviour behaviour;
+  Misbehaviour behaviour;
   Outcome want;
   bool implements = true;
   FeatureLevel max_level = FeatureLevel::L6_4;
@@ -129,7 +136,10 @@ std::vector<RunnerRow> runner_rows() {
        reject(Status::InvalidArgument, "SLICE.IN_BOUNDS"), Outcome::Failed},
       {"InvalidRejectedAsUnsupportedFails", invalid_slice(),
        reject(Status::Unsupported, "SLICE.SIZES_MATCH_OUTPUT"), Outcome::Failed},
-      {"InvalidRejectedButOutputWrittenFails", invalid_slice(), reject_after_writing_a_byte, Outcome::Failed},
+      {"InvalidRejectedButOutputWrittenFails", invalid_slice(),
+       reject_after_writing_a_byte("SLICE.SIZES_MATCH_OUTPUT"), Outcome::Failed},
+      {"UnspecifiedRejectedButOutputWrittenFails", unspecified_slice(), reject_after_writing_a_byte("SLICE.STRIDE_ZERO"),
+       Outcome::Failed},
       {"UnspecifiedRejectedPasses", unspecified_slice(), reject(Status::InvalidArgument, "SLICE.STRIDE_ZERO"),
        Outcome::Passed},
       {"UnspecifiedUnsupportedPasses", unspecified_slice(), reject(Status::Unsupported, ""), Outcome::Passed},
@@ -147,7 +157,7 @@ TEST_P(RunnerTest, ReachesTheOutcome) {
   ON_CALL(*backend, implements).WillByDefault(Return(row.implements));
   ON_CALL(*backend, max_feature_level()).WillByDefault(Return(row.max_level));
   ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(row.behaviour));
-  Runner runner(*backend, test::reference_backend());
+  Runner runner(*backend, test::reference_oracle());
   const CaseReport r = runner.run(row.c);
   EXPECT_EQ(name(r.outcome), name(row.want)) << r.detail;
   EXPECT_EQ(r.detail.empty(), row.want == Outcome::Passed) << r.detail;
@@ -160,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(Table, RunnerTest, ::testing::ValuesIn(runner_rows()),
 TEST(RunnerReport, CarriesClassStatusOutputAndMismatchDetail) {
   auto backend = testing::MockBackend::claiming_everything();
   ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(write_zeros));
-  Runner runner(*backend, test::reference_backend());
+  Runner runner(*backend, test::reference_oracle());
   const CaseReport r = runner.run(valid_slice());
   EXPECT_EQ(r.case_class, CaseClass::Valid);
   EXPECT_EQ(r.exec.status, Status::Ok);
@@ -181,7 +191,7 @@ TEST(RunnerReport, InvalidCaseOutputBindingHoldsTheFillPattern) {
         return ExecResult{
             Status::InvalidArgument, Fault::None, "", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
       }));
-  Runner runner(*backend, test::reference_backend());
+  Runner runner(*backend, test::reference_oracle());
   EXPECT_EQ(runner.run(invalid_slice()).outcome, Outcome::Passed);
   EXPECT_TRUE(saw_fill);
 }

@@ -192,10 +192,14 @@ inline RunOutput run_case(Backend& backend, const OperatorDesc& desc, FeatureLev
   return r;
 }
 
-// The reference backend, made once for the whole test binary.
+// The reference backend and its oracle, made once for the whole test binary.
 inline Backend& reference_backend() {
   static const std::unique_ptr<Backend> backend = reference::make_backend();
   return *backend;
+}
+inline Oracle& reference_oracle() {
+  static const std::unique_ptr<Oracle> oracle = reference::make_oracle();
+  return *oracle;
 }
 
 }  // namespace dmlcert::test

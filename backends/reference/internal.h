@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "dmlcert/backend.h"
@@ -69,6 +70,15 @@ inline ExecResult not_applicable(Reading reading) {
   r.message = "the reading " + std::string(name(reading.behaviour)) + " does not apply to this case";
   return r;
 }
+
+// SCATTER_ND as a list of element writes, in the order the pseudocode performs them (index tuples
+// in row-major order, each tuple's block in row-major order), or the index that is out of range.
+struct ScatterWrite {
+  Coord update;  // coordinate in Updates
+  Coord output;  // coordinate in Output (and Input)
+};
+std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d, const ScatterGeometry& g,
+                                                                   FeatureLevel level, const InputTensor& indices);
 
 }  // namespace detail
 }  // namespace dmlcert::reference

@@ -16,21 +16,15 @@
 #include "reference/internal.h"
 
 namespace dmlcert::reference {
-namespace {
+namespace detail {
 
-// One element write: update coordinate -> output coordinate.
-struct Write {
-  Coord update, output;
-};
-
-// The writes in the order the pseudocode performs them, or the index that is out of range.
-std::variant<std::vector<Write>, Violation> plan(const ScatterNdDesc& d, const ScatterGeometry& g, FeatureLevel level,
-                                                 const detail::InputTensor& indices) {
+std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d, const ScatterGeometry& g,
+                                                                   FeatureLevel level, const InputTensor& indices) {
   const uint32_t rank = d.input.rank();
   const bool negative = negative_indices_allowed(d.indices.type, level);
   // Updates.Sizes is batch ++ block, right-aligned.
   const uint32_t updates_first = rank - static_cast<uint32_t>(g.batch_sizes.size() + g.block_sizes.size());
-  std::vector<Write> writes;
+  std::vector<ScatterWrite> writes;
   std::optional<Violation> error;
   for_each_coord(g.batch_sizes, [&](const Coord& batch) {
     if (error) return;
@@ -53,7 +47,7 @@ std::variant<std::vector<Write>, Violation> plan(const ScatterNdDesc& d, const S
       tuple[j] = *index;
     }
     for_each_coord(g.block_sizes, [&](const Coord& block) {
-      Write w{Coord(rank, 0), Coord(rank, 0)};
+      ScatterWrite w{Coord(rank, 0), Coord(rank, 0)};
       std::copy(tuple.begin(), tuple.end(), w.output.begin() + g.first_indexed);
       std::copy(block.begin(), block.end(), w.output.begin() + g.first_block);
       std::copy(batch.begin(), batch.end(), w.update.begin() + updates_first);
@@ -65,15 +59,21 @@ std::variant<std::vector<Write>, Violation> plan(const ScatterNdDesc& d, const S
   return writes;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::ScatterWrite;
+
 // For NthWriteWins(n): keeps, per contested output element, only its n-th write (the last where
 // fewer compete). nullopt when no element has more than n competing writes.
-std::optional<std::vector<Write>> nth_writes(std::vector<Write> writes, const Sizes& output_sizes, uint32_t n) {
+std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> writes, const Sizes& output_sizes, uint32_t n) {
   std::map<uint64_t, std::vector<size_t>> by_element;  // output flat index -> writes, in order
   for (size_t i = 0; i < writes.size(); ++i) by_element[flat_index(writes[i].output, output_sizes)].push_back(i);
   size_t most = 1;
   for (const auto& [at, ws] : by_element) most = std::max(most, ws.size());
   if (n >= most) return std::nullopt;
-  std::vector<Write> kept;
+  std::vector<ScatterWrite> kept;
   for (const auto& [at, ws] : by_element) kept.push_back(std::move(writes[ws[std::min<size_t>(n, ws.size() - 1)]]));
   return kept;
 }
@@ -86,9 +86,10 @@ ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b
   const auto geometry = d.geometry();
   if (!geometry) return detail::rejected({}, "SCATTER_ND without a geometry");  // not reached: validated
   const detail::InputTensor indices(d.indices, b.indices.data);
-  auto planned = plan(d, *geometry, level, indices);
-  if (auto* error = std::get_if<Violation>(&planned)) return detail::rejected({*error}, "index data out of range: " + error->message);
-  std::vector<Write> writes = std::move(std::get<std::vector<Write>>(planned));
+  auto planned = detail::plan_scatter_nd(d, *geometry, level, indices);
+  if (auto* error = std::get_if<Violation>(&planned))
+    return detail::rejected({*error}, "index data out of range: " + error->message);
+  std::vector<ScatterWrite> writes = std::move(std::get<std::vector<ScatterWrite>>(planned));
   if (reading.behaviour == Behaviour::NthWriteWins) {
     auto kept = nth_writes(std::move(writes), d.output.sizes, reading.nth);
     if (!kept) return detail::not_applicable(reading);
@@ -103,7 +104,7 @@ ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b
     detail::copy_element(output.at(c), input.at(c), output.element_bytes());
   });
   // output[indices[...]] = updates[...], in row-major tuple order: the last write wins.
-  for (const Write& w : writes) detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
+  for (const ScatterWrite& w : writes) detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
   return detail::ok();
 }
 

@@ -34,14 +34,14 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 bool read_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    *why = std::string("cannot open it: ") + std::strerror(errno);
+    *why = std::string("cannot read the file: ") + std::strerror(errno);
     return false;
   }
   struct stat st {};
   if (::fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       ::close(fd);
-      *why = "it is a directory (give a .json or .jsonl file, or pass the directory to `replay`)";
+      *why = "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to `replay`)";
       return false;
     }
     if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
@@ -57,7 +57,7 @@ bool read_file(const std::string& path, uint64_t limit, std::string* text, std::
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      *why = std::string("cannot read it: ") + std::strerror(errno);
+      *why = std::string("cannot read the file: ") + std::strerror(errno);
       ::close(fd);
       return false;
     }

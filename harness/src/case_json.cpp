@@ -88,12 +88,14 @@ const std::string& str(const json& v, const std::string& path, std::string_view 
   return v.get_ref<const std::string&>();
 }
 
+// `what` names one element: "unsigned 32-bit integer".
 template <class T>
 std::vector<T> integer_array(const json& v, const std::string& path, std::string_view what) {
   if (!v.is_array()) fail(path, "expected an array of " + std::string(what) + "s, got " + describe(v));
+  const std::string one = (what.starts_with("u") ? "an " : "a ") + std::string(what);
   std::vector<T> out;
   out.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out.push_back(integer<T>(v[i], at(path, i), what));
+  for (size_t i = 0; i < v.size(); ++i) out.push_back(integer<T>(v[i], at(path, i), one));
   return out;
 }
 

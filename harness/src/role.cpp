@@ -17,16 +17,25 @@ std::optional<Role> parse_role(std::string_view s) {
 }
 
 const Bytes& InputData::of(Role r) const {
+  static const Bytes kNone;
   switch (r) {
     case Role::INPUT: return input;
     case Role::INDICES: return indices;
     case Role::UPDATES: return updates;
     case Role::OUTPUT: break;
   }
-  return none_;
+  return kNone;
 }
 Bytes& InputData::of(Role r) {
-  return const_cast<Bytes&>(static_cast<const InputData&>(*this).of(r));
+  switch (r) {
+    case Role::INPUT: return input;
+    case Role::INDICES: return indices;
+    case Role::UPDATES: return updates;
+    case Role::OUTPUT: break;
+  }
+  thread_local Bytes scratch;
+  scratch.clear();
+  return scratch;
 }
 
 }  // namespace dmlcert

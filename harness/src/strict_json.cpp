@@ -124,7 +124,7 @@ class Builder {
   }
   bool open(json container) {
     if (stack_.size() >= max_depth_)
-      return fail(current_path(), "nested deeper than " + std::to_string(max_depth_) + " levels");
+      return fail("(root)", "nested deeper than " + std::to_string(max_depth_) + " levels");
     stack_.push_back({put(std::move(container)), {}});
     return true;
   }

@@ -7,12 +7,17 @@
 #include <string>
 #include <vector>
 
+#include <rapidcheck.h>
+
 #include "dmlcert/backend.h"
 #include "dmlcert/case.h"
 #include "dmlcert/case_buffers.h"
 #include "fuzz.h"
+#include "registry.h"
 
 namespace dmlcert::props::proptest {
+
+using engine::kFuzzLevels;
 
 inline std::vector<FeatureLevel> tested_levels() {
   return {std::begin(kFuzzLevels), std::end(kFuzzLevels)};
@@ -25,8 +30,7 @@ inline std::vector<std::string> backend_names() {
 }
 
 inline std::unique_ptr<Backend> backend_or_null(const std::string& name) {
-  std::string error;
-  return make_backend(name, &error);
+  return backends::make_builtin(name);
 }
 
 // Executes a case the validator finds valid on a backend; the logical output, or nullopt when the
@@ -38,6 +42,18 @@ inline std::optional<Bytes> execute_logical(Backend& b, const Case& c) {
   const ExecResult r = b.execute(c.op, c.level, buffers->bindings());
   if (r.status != Status::Ok) return std::nullopt;
   return buffers->output();
+}
+
+// The reference's logical output for a valid case (a property fails when it does not execute).
+inline Bytes run_reference(const Case& c) {
+  static const std::unique_ptr<Backend> reference = backend_or_null("reference");
+  auto out = execute_logical(*reference, c);
+  RC_ASSERT(out.has_value());
+  return *out;
+}
+
+inline rc::Gen<FeatureLevel> level_gen() {
+  return rc::gen::elementOf(tested_levels());
 }
 
 }  // namespace dmlcert::props::proptest

@@ -22,7 +22,7 @@ class ArgminAxesColumnMajor final : public PatchedReference {
         return at;
       });
       // BUG: re-flatten the row-major position with the first axis fastest.
-      const Coord c = unflatten(best, reduced);
+      const Coord c = unravel(best, reduced);
       uint64_t index = 0, scale = 1;
       for (std::size_t i = 0; i < c.size(); ++i) index += c[i] * scale, scale *= reduced[i];
       store_index(d->output.type, index, dst);

@@ -5,7 +5,6 @@
 namespace dmlcert::mutants {
 namespace {
 
-using reference::detail::resolve_index;
 
 class GatherElementsAxisFromEnd final : public PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,

@@ -15,6 +15,8 @@
 
 #include "dmlcert/backend.h"
 #include "dmlcert/reduce_groups.h"
+#include "dmlcert/indices.h"
+#include "dmlcert/rules.h"
 #include "dmlcert/validate.h"
 #include "mutant_catalog.h"
 #include "plugin/backend_adapter.h"
@@ -35,13 +37,26 @@ inline bool reference_executes(const OperatorDesc& desc, FeatureLevel level, con
   const Validation v = validate(desc, level);
   if (!v.invalid.empty()) return false;
   for (const Violation& u : v.unspecified)
-    if (!reference::detail::has_admissible_result(u)) return false;
-  for (Role role : roles(op_kind(desc))) {
-    const auto need = min_implied_bytes(*tensor(desc, role));
-    const ConstBuffer buffer = b.of(role);
-    if (!need || buffer.data == nullptr || buffer.size < *need) return false;
-  }
-  return true;
+    if (const Rule* r = find_rule(u.rule); r && r->admits == Admits::Anything) return false;
+  return binding_violations(desc, b).empty();
+}
+
+// An index element resolved as the reference does (dmlcert/indices.h), or nullopt.
+inline std::optional<uint32_t> resolve_index(DataType t, const std::byte* p, uint32_t d, FeatureLevel level) {
+  const auto v = integer_value(t, p);
+  if (!v) return std::nullopt;
+  return dmlcert::resolve_index(*v, d, negative_indices_allowed(t, level));
+}
+
+// The reference's SCATTER_ND writes, or the out-of-range index.
+struct ScatterPlan {
+  std::vector<reference::detail::ScatterWrite> writes;
+  std::optional<Violation> error;
+};
+inline ScatterPlan plan_scatter_nd(const ScatterNdDesc& d, FeatureLevel level, ConstBuffer indices) {
+  auto planned = reference::detail::plan_scatter_nd(d, *d.geometry(), level, InputTensor(d.indices, indices.data));
+  if (auto* e = std::get_if<Violation>(&planned)) return {{}, *e};
+  return {std::get<std::vector<reference::detail::ScatterWrite>>(planned), std::nullopt};
 }
 
 // The reference backend with hooks. A mutant (or a legitimate variant) overrides `mutated` (the buggy place,
@@ -83,15 +98,6 @@ inline ExecResult rejected(std::string message) {
 
 using Elements = std::vector<const std::byte*>;  // one group's input elements, in group order
 
-inline Coord unflatten(uint64_t flat, const Sizes& sizes) {
-  Coord c(sizes.size());
-  for (std::size_t i = sizes.size(); i-- > 0;) {
-    c[i] = static_cast<uint32_t>(flat % sizes[i]);
-    flat /= sizes[i];
-  }
-  return c;
-}
-
 // Calls f(elements, destination) for every output element, like the reference's reduce loop.
 inline void for_each_group(const ReduceDesc& d, const Bindings& b,
                            const std::function<void(const Elements&, std::byte*)>& f) {
@@ -101,7 +107,7 @@ inline void for_each_group(const ReduceDesc& d, const Bindings& b,
   std::size_t g = 0;
   for_each_coord(d.output.sizes, [&](const Coord& c) {
     Elements xs;
-    for (uint64_t flat : groups[g++]) xs.push_back(input.at(unflatten(flat, d.input.sizes)));
+    for (uint64_t flat : groups[g++]) xs.push_back(input.at(unravel(flat, d.input.sizes)));
     f(xs, output.at(c));
   });
 }

@@ -8,7 +8,6 @@
 namespace dmlcert::mutants {
 namespace {
 
-using reference::detail::resolve_index;
 
 class ScatterNdLeadingDimsNotStripped final : public PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,

@@ -9,7 +9,7 @@ class ScatterNdOutputNotInitialized final : public PatchedReference {
                                     const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
-    const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);
+    const auto plan = mutants::plan_scatter_nd(*d, level, b.indices);
     if (plan.error) return rejected("SCATTERND.INDEX_RANGE: " + plan.error->message);
     const InputTensor updates(d->updates, b.updates.data);
     const OutputTensor output(d->output, b.output.data);

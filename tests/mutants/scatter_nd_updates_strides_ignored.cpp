@@ -9,7 +9,7 @@ class ScatterNdUpdatesStridesIgnored final : public PatchedReference {
                                     const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
-    const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);
+    const auto plan = mutants::plan_scatter_nd(*d, level, b.indices);
     if (plan.error) return rejected("SCATTERND.INDEX_RANGE: " + plan.error->message);
     TensorDesc packed_updates = d->updates;
     packed_updates.strides.reset();  // BUG: Updates.Strides dropped

@@ -10,7 +10,7 @@ namespace dmlcert::variants {
 namespace {
 
 void clamp_index(DataType t, std::byte* p, uint32_t d, FeatureLevel level) {
-  if (d == 0 || reference::detail::resolve_index(t, p, d, level)) return;  // in range: untouched
+  if (d == 0 || mutants::resolve_index(t, p, d, level)) return;  // in range: untouched
   dispatch(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {

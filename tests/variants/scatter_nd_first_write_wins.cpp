@@ -11,7 +11,7 @@ class ScatterNdFirstWriteWins final : public mutants::PatchedReference {
                                     const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d) return std::nullopt;
-    const auto plan = reference::detail::plan_scatter_nd(*d, level, b.indices);
+    const auto plan = mutants::plan_scatter_nd(*d, level, b.indices);
     if (plan.error) return mutants::rejected("SCATTERND.INDEX_RANGE: " + plan.error->message);
     const mutants::InputTensor input(d->input, b.input.data);
     const mutants::InputTensor updates(d->updates, b.updates.data);

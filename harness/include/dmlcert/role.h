@@ -20,12 +20,9 @@ inline constexpr bool is_input_role(Role r) { return r != Role::OUTPUT; }
 // Logical row-major data per input role (empty for roles the operator lacks).
 struct InputData {
   Bytes input, indices, updates;
-  const Bytes& of(Role r) const;
-  Bytes& of(Role r);  // the output role has no data: it maps to a scratch member
+  const Bytes& of(Role r) const;  // the output role has no data: an empty Bytes
+  Bytes& of(Role r);              // the output role: an empty scratch Bytes, emptied at every call
   bool operator==(const InputData&) const = default;
-
- private:
-  Bytes none_;
 };
 
 }  // namespace dmlcert

@@ -10,6 +10,6 @@
 
 namespace dmlcert::props::proptest {
 
-std::unique_ptr<Backend> make_selftest_backend();
+std::unique_ptr<Backend> make_slice1_off_by_one_backend();
 
 }  // namespace dmlcert::props::proptest

@@ -1,4 +1,4 @@
-#include "testing/selftest_backend.h"
+#include "testing/slice1_off_by_one_backend.h"
 
 #include <cstring>
 
@@ -56,7 +56,7 @@ class SelftestBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_selftest_backend() {
+std::unique_ptr<Backend> make_slice1_off_by_one_backend() {
   return std::make_unique<SelftestBackend>();
 }
 

@@ -7,8 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "reference/reference.h"
 #include "testing/prop_util.h"
-#include "testing/selftest_backend.h"
+#include "testing/slice1_off_by_one_backend.h"
 
 namespace dmlcert::props {
 namespace {
@@ -16,47 +17,51 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
-  auto buggy = proptest::make_selftest_backend();
   auto reference = proptest::backend_or_null("reference");
   ASSERT_NE(reference, nullptr);
+  std::unique_ptr<Oracle> oracle = reference::make_oracle();
   const fs::path dir = fs::temp_directory_path() / ("dmlcert-selftest-" + std::to_string(::getpid()));
   fs::remove_all(dir);
 
-  FuzzOptions o;
+  engine::FuzzOptions o;
   o.seed = 7;
   o.cases = 300;
   o.ops = {OpKind::SLICE1};
   o.level = FeatureLevel::L5_0;
-  o.repro_dir = dir.string();
-  o.backend_spec = "selftest";
+  o.engine.repro_dir = dir.string();
+  o.engine.backend_spec = "selftest";
   o.shrink_seconds = 30;
   o.max_size = 40;
-  const FuzzResult result = run_fuzz(*buggy, *reference, o);
+  const engine::FuzzResult result =
+      engine::run_fuzz([] { return proptest::make_slice1_off_by_one_backend(); }, *oracle, o);
   ASSERT_FALSE(result.failures.empty()) << "the differential search missed the injected bug";
 
-  const FuzzFailure& f = result.failures.front();
-  std::cout << "shrunk repro (" << f.shrunk_path << "):\n" << to_json(f.shrunk) << "\n";
-  const auto& shrunk = std::get<Slice1Desc>(f.shrunk.op);
-  EXPECT_LE(shrunk.output.rank(), 2u) << to_json(f.shrunk);
-  EXPECT_LE(element_count(shrunk.output.sizes).value_or(0), 8u) << to_json(f.shrunk);
+  const engine::Failure& f = result.failures.front().failure;
+  EXPECT_EQ(f.confirmation, engine::Failure::Confirmation::Reproduced);
+  ASSERT_TRUE(fs::exists(f.shrunk)) << "no shrunk case was saved";
+  const LoadedCases loaded = load_case_file(f.shrunk);
+  ASSERT_TRUE(loaded.errors.empty());
+  ASSERT_EQ(loaded.cases.size(), 1u);
+  const Case& shrunk_case = loaded.cases[0];
+  std::cout << "shrunk repro (" << f.shrunk << "):\n" << to_json(shrunk_case) << "\n";
+  const auto& shrunk = std::get<Slice1Desc>(shrunk_case.op);
+  EXPECT_LE(shrunk.output.rank(), 2u) << to_json(shrunk_case);
+  EXPECT_LE(element_count(shrunk.output.sizes).value_or(0), 8u) << to_json(shrunk_case);
   EXPECT_TRUE(std::any_of(shrunk.input_window_strides.begin(), shrunk.input_window_strides.end(),
                           [](int32_t s) { return s < 0; }));
 
   // The saved shrunk case replays to the same failure with the buggy backend, and passes on the
   // reference.
-  ASSERT_TRUE(fs::exists(f.shrunk_path));
-  const LoadedCases loaded = load_case_file(f.shrunk_path);
-  ASSERT_TRUE(loaded.errors.empty());
-  ASSERT_EQ(loaded.cases.size(), 1u);
-  Runner on_buggy(*buggy, *reference);
-  EXPECT_EQ(on_buggy.run(loaded.cases[0]).outcome, Outcome::Failed);
-  Runner on_reference(*reference, *reference);
-  EXPECT_EQ(on_reference.run(loaded.cases[0]).outcome, Outcome::Passed);
-  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk_path +
+  auto buggy = proptest::make_slice1_off_by_one_backend();
+  Runner on_buggy(*buggy, *oracle);
+  EXPECT_EQ(on_buggy.run(shrunk_case).outcome, Outcome::Failed);
+  Runner on_reference(*reference, *oracle);
+  EXPECT_EQ(on_reference.run(shrunk_case).outcome, Outcome::Passed);
+  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk +
                              " --backend reference > " + (dir / "replay.log").string() + " 2>&1";
   EXPECT_EQ(std::system(replay.c_str()), 0);
-  // Passing cases were deleted; the failing case and its shrunk form were kept.
-  EXPECT_TRUE(fs::exists(f.path));
+  // The failing case itself was kept next to its shrunk form.
+  EXPECT_TRUE(fs::exists(f.repro));
   fs::remove_all(dir);
 }
 
