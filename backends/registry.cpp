@@ -19,7 +19,8 @@ std::string known_specs() {
   return "reference, optimized, isolated:reference, isolated:optimized or plugin:/path/lib.so";
 }
 
-std::unique_ptr<Backend> open(std::string_view spec, const plugin::IsolationOptions& isolation, std::string* error) {
+std::unique_ptr<Backend> open(std::string_view spec, const plugin::IsolationOptions& isolation,
+                              std::string* error) {
   if (auto builtin = make_builtin(spec)) return builtin;
   // A plugin never runs inside dmlcert: it is loaded by an isolation child (backends/plugin).
   if (spec.starts_with("plugin:")) return plugin::make_isolated_backend(std::string(spec), isolation, error);

@@ -18,7 +18,8 @@ std::unique_ptr<Backend> make_builtin(std::string_view name);
 
 // Any spec above. Returns nullptr and says why when the spec names no backend or the plugin
 // cannot be loaded.
-std::unique_ptr<Backend> open(std::string_view spec, const plugin::IsolationOptions& isolation, std::string* error);
+std::unique_ptr<Backend> open(std::string_view spec, const plugin::IsolationOptions& isolation,
+                              std::string* error);
 
 // The specs `open` understands, for messages: "reference, optimized, isolated:..., plugin:...".
 std::string known_specs();

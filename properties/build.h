@@ -126,7 +126,7 @@ struct LayoutSpec {
 rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true);
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role);
 // Copies, for every group of logical elements that share memory (0 strides), the first one's value
-// to the others (CASE_FORMAT.md: elements that share memory must be equal).
+// to the others (docs/case-format.md: elements that share memory must be equal).
 void share_broadcast_elements(const TensorDesc& t, Bytes& logical);
 // Whether two coordinates of t map to one element (T.OUTPUT_OVERLAP).
 bool has_overlap(const TensorDesc& t);
@@ -141,7 +141,7 @@ rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode);
 // Data for a data-movement operator (any bit pattern the mode allows).
 Bytes fill_movement(DataType type, uint64_t count, const FillSpec& spec);
 // REDUCE input data for groups of n elements that keeps every result and partial result
-// (in any summation order) inside SPEC.md's valid range; Exact mode keeps sums exact.
+// (in any summation order) inside docs/semantics.md's valid range; Exact mode keeps sums exact.
 Bytes fill_reduce(ReduceFunction f, DataType type, uint64_t count, uint64_t n, const FillSpec& spec);
 // Index data as the index type; values must fit it.
 Bytes encode_indices(DataType index_type, const std::vector<int64_t>& values);

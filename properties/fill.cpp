@@ -1,9 +1,9 @@
-// Data fills (SPEC.md, "Numbers"):
+// Data fills (docs/semantics.md, "Numbers"):
 //  - Exact: small integers scaled by a power of two (powers of two for MULTIPLY), bounded so
 //    that every summation order gives the same exact result and results compare bitwise.
 //  - Random: random values, bounded so that valid float data keeps every partial result finite
 //    and valid integer reductions never overflow, in any order.
-//  - Special: NaN with payloads, ±inf, ±0, subnormals and integer extremes, only where SPEC.md
+//  - Special: NaN with payloads, ±inf, ±0, subnormals and integer extremes, only where docs/semantics.md
 //    defines the result: data movement (bit-exact) and MIN/MAX/ARGMIN/ARGMAX (finite specials
 //    only; NaN/Inf there is class U, REDUCE.NONFINITE). Other reductions fall back to Random.
 #include <cmath>

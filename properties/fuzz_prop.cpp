@@ -2,7 +2,6 @@
 // rule ID (reference against itself, so any failure is a generator or oracle bug), and the same
 // seed gives the same run.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,7 +18,8 @@ using namespace engine;
 FuzzResult reference_run(FuzzOptions o) {
   std::unique_ptr<Oracle> oracle = reference::make_oracle();
   o.engine.backend_spec = "reference";
-  o.engine.repro_dir = (std::filesystem::temp_directory_path() / ("dmlcert-fuzz-prop-" + std::to_string(::getpid()))).string();
+  o.engine.repro_dir =
+      (std::filesystem::temp_directory_path() / ("dmlcert-fuzz-prop-" + std::to_string(::getpid()))).string();
   o.engine.run.oracle_is_under_test = true;
   return run_fuzz([] { return proptest::backend_or_null("reference"); }, *oracle, o);
 }

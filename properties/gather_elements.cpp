@@ -74,7 +74,6 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
           spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));
 }
 
-
 }  // namespace
 
 OperatorGenerators gather_elements_generators() {
@@ -82,7 +81,9 @@ OperatorGenerators gather_elements_generators() {
   g.valid = valid;
   g.invalid = {
       {"GATHERELEMENTS.DIMCOUNT", nullptr, nullptr, nullptr,
-       [](Case& c, Choices& choices) { prepend_unit(*tensor(c.op, choices.coin() ? Role::OUTPUT : Role::INDICES)); }},
+       [](Case& c, Choices& choices) {
+         prepend_unit(*tensor(c.op, choices.coin() ? Role::OUTPUT : Role::INDICES));
+       }},
       {"GATHERELEMENTS.AXIS_RANGE", nullptr, nullptr, nullptr,
        [](Case& c, Choices& choices) {
          auto& d = as<GatherElementsDesc>(c);

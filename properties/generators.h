@@ -27,11 +27,11 @@ void showValue(ReduceFunction f, std::ostream& os);
 
 namespace dmlcert::props {
 
-// How input data is filled (SPEC.md, "Numbers").
+// How input data is filled (docs/semantics.md, "Numbers").
 enum class DataMode {
   Exact,    // every summation order gives the same exact result: compared bitwise
-  Random,   // compared with SPEC.md's error bound
-  Special,  // NaN payloads, ±inf, ±0, subnormals, integer extremes, where SPEC.md defines them
+  Random,   // compared with docs/semantics.md's error bound
+  Special,  // NaN payloads, ±inf, ±0, subnormals, integer extremes, where docs/semantics.md defines them
 };
 
 std::string_view name(DataMode m);  // "exact", "random", "special"

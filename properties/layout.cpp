@@ -1,6 +1,6 @@
 // Random memory layouts for a tensor: packed, explicit packed strides, padded, permuted (with
 // padding), and 0-stride broadcast for inputs, plus slack in TotalTensorSizeInBytes. The same
-// logical tensor in any of these layouts must give the same result (SPEC.md, "Tensor
+// logical tensor in any of these layouts must give the same result (docs/semantics.md, "Tensor
 // descriptors").
 #include <algorithm>
 #include <map>

@@ -27,6 +27,5 @@ RC_GTEST_PROP(ReferenceMetamorphic, LayoutDoesNotChangeTheResult, ()) {
   RC_ASSERT(run_reference(c) == run_reference(other));
 }
 
-
 }  // namespace
 }  // namespace dmlcert::props

@@ -39,7 +39,8 @@ void append_param_entry(Case& c) {
       auto& v = d.*field.member;
       using V = std::decay_t<decltype(v)>;
       if constexpr (!std::is_integral_v<V> && !std::is_same_v<V, ReduceFunction>)
-        if (field.kind == ParamKind::PerDimension) v.push_back(static_cast<typename V::value_type>(field.unit));
+        if (field.kind == ParamKind::PerDimension)
+          v.push_back(static_cast<typename V::value_type>(field.unit));
     });
   });
 }

@@ -14,7 +14,8 @@ bool exists(OpKind op, FeatureLevel level) {
 }
 
 // T.DTYPE: the roles whose support lists miss some type.
-std::vector<Role> roles_with_unsupported_types(OpKind op, std::optional<ReduceFunction> f, FeatureLevel level) {
+std::vector<Role> roles_with_unsupported_types(OpKind op, std::optional<ReduceFunction> f,
+                                               FeatureLevel level) {
   std::vector<Role> out;
   for (Role r : roles(op)) {
     const auto s = support(op, f, r, level);
@@ -30,7 +31,8 @@ std::vector<Mutator> generic_invalid() {
       {"T.DTYPE",
        [](OpKind op, FeatureLevel l) {
          // An operator with functions (REDUCE) has, for every function, types it never takes.
-         return exists(op, l) && (has_function(op) || !roles_with_unsupported_types(op, std::nullopt, l).empty());
+         return exists(op, l) &&
+                (has_function(op) || !roles_with_unsupported_types(op, std::nullopt, l).empty());
        },
        nullptr, nullptr,
        [](Case& c, Choices& choices) {
@@ -64,7 +66,8 @@ std::vector<Mutator> generic_invalid() {
          ensure_strides(t);
          // The smallest stride with (size-1) * stride + 1 > 2^32-1, or a little more.
          const uint64_t limit = 0xFFFFFFFFull, steps = t.sizes[dim] - 1;
-         (*t.strides)[dim] = static_cast<uint32_t>(std::min(limit, (limit + steps - 1) / steps + choices.below(16)));
+         (*t.strides)[dim] =
+             static_cast<uint32_t>(std::min(limit, (limit + steps - 1) / steps + choices.below(16)));
          t.total_bytes = min_implied_bytes(t).value_or(0);
        }},
       {"T.STRIDES_COUNT", nullptr, nullptr, nullptr,
@@ -112,8 +115,8 @@ bool reachable(const Mutator& m, OpKind op, FeatureLevel level) {
   return m.applicable ? m.applicable(op, level) : exists(op, level);
 }
 
-std::optional<rc::Gen<Case>> mutated_case(std::string_view rule_id, FeatureLevel level, const std::vector<OpKind>& ops,
-                                          bool invalid) {
+std::optional<rc::Gen<Case>> mutated_case(std::string_view rule_id, FeatureLevel level,
+                                          const std::vector<OpKind>& ops, bool invalid) {
   std::vector<std::pair<OpKind, const Mutator*>> candidates;
   for (OpKind op : all_ops()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), op) == ops.end()) continue;
@@ -156,7 +159,8 @@ std::vector<std::string> rules_reachable(FeatureLevel level, const std::vector<O
 
 }  // namespace
 
-std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level, std::vector<OpKind> ops) {
+std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel level,
+                                          std::vector<OpKind> ops) {
   return mutated_case(rule_id, level, ops, true);
 }
 std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,

@@ -170,14 +170,15 @@ OperatorGenerators reduce_generators() {
            refresh_total_bytes(d.output);
          }
          const uint64_t n = element_count(in.sizes).value_or(0);
-         c.data.input =
-             fill_reduce(d.function, in.type, n, reduced_count(d), FillSpec{DataMode::Exact, choices.next(), 3});
+         c.data.input = fill_reduce(d.function, in.type, n, reduced_count(d),
+                                    FillSpec{DataMode::Exact, choices.next(), 3});
          const double specials[] = {std::nan(""), INFINITY, -INFINITY};
          const size_t es = element_size(in.type);
          // Element 0 always keeps its value under 0-stride sharing.
          from_double(in.type, specials[choices.below(3)], c.data.input.data());
          for (uint64_t i = 1; i < n; ++i)
-           if (choices.below(4) == 0) from_double(in.type, specials[choices.below(3)], c.data.input.data() + i * es);
+           if (choices.below(4) == 0)
+             from_double(in.type, specials[choices.below(3)], c.data.input.data() + i * es);
          share_broadcast_elements(in, c.data.input);
        }},
   };

@@ -87,6 +87,5 @@ RC_GTEST_PROP(ReferenceMetamorphic, ArgmaxIsArgminOfTheNegation, ()) {
   RC_ASSERT(run_reference(max_case) == run_reference(min_case));
 }
 
-
 }  // namespace
 }  // namespace dmlcert::props

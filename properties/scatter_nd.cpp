@@ -123,7 +123,6 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs), scatter_data_gen(spec));
 }
 
-
 }  // namespace
 
 OperatorGenerators scatter_nd_generators() {
@@ -188,7 +187,8 @@ OperatorGenerators scatter_nd_generators() {
          const bool below = is_signed_integer(d.indices.type) && choices.coin();
          values[pos] = below ? -extent - 1 - static_cast<int64_t>(choices.below(3))
                              : extent + static_cast<int64_t>(choices.below(3));
-         if (below && c.level < FeatureLevel::L3_0) values[pos] = -1;  // before 3_0 every negative value is out
+         if (below && c.level < FeatureLevel::L3_0)
+           values[pos] = -1;  // before 3_0 every negative value is out
          c.data.indices = encode_indices(d.indices.type, values);
        }},
       {"SCATTERND.DUPLICATE", nullptr, nullptr,

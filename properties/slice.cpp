@@ -51,7 +51,6 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       layout_gen(false), fill_gen(spec.mode));
 }
 
-
 }  // namespace
 
 OperatorGenerators slice_generators() {

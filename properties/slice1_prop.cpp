@@ -47,6 +47,5 @@ RC_GTEST_PROP(ReferenceMetamorphic, NegativeStrideReversesThePositiveOne, ()) {
   RC_ASSERT(b == reversed);
 }
 
-
 }  // namespace
 }  // namespace dmlcert::props

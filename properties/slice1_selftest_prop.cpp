@@ -57,8 +57,8 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   EXPECT_EQ(on_buggy.run(shrunk_case).outcome, Outcome::Failed);
   Runner on_reference(*reference, *oracle);
   EXPECT_EQ(on_reference.run(shrunk_case).outcome, Outcome::Passed);
-  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk +
-                             " --backend reference > " + (dir / "replay.log").string() + " 2>&1";
+  const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk + " --backend reference > " +
+                             (dir / "replay.log").string() + " 2>&1";
   EXPECT_EQ(std::system(replay.c_str()), 0);
   // The failing case itself was kept next to its shrunk form.
   EXPECT_TRUE(fs::exists(f.repro));

@@ -15,7 +15,6 @@ std::vector<OpKind> ops_at(FeatureLevel level, const std::vector<OpKind>& ops) {
   return out;
 }
 
-
 }  // namespace
 
 std::string_view name(DataMode m) {

@@ -1,4 +1,4 @@
-// Case files (CASE_FORMAT.md): malformed files give one precise error, well-formed ones load as
+// Case files (docs/case-format.md): malformed files give one precise error, well-formed ones load as
 // written, and to_json() round-trips every case bit for bit.
 #include <gtest/gtest.h>
 
@@ -93,7 +93,8 @@ const MalformedFile kMalformed[] = {
     {"whitespace_only", raw(" \n\t "), "(root)", "empty"},
     {"binary_garbage", raw(std::string("\x00\xff\xfe{\x01", 5)), "(root)", "a NUL byte at byte 1"},
     {"nul_after_the_value", raw(std::string("{}\0garbage", 10)), "(root)", "a NUL byte at byte 3"},
-    {"duplicate_op", raw("{\"op\": \"REDUCE\", " + std::string(kSlice1).substr(1)), "op", "duplicate key \"op\""},
+    {"duplicate_op", raw("{\"op\": \"REDUCE\", " + std::string(kSlice1).substr(1)), "op",
+     "duplicate key \"op\""},
     {"invalid_utf8_in_string", raw("{\"name\": \"\xc3\x28\"}"), "(root)", "invalid JSON"},
     {"deeply_nested", raw(std::string(100000, '[')), "(root)", "nested deeper than 64 levels"},
     {"number_overflow", raw(R"({"format": 1e999})"), "format", "the number 1e999 is out of range"},

@@ -1,4 +1,4 @@
-// The dmlcert command as scripts see it (DESIGN.md, "The command"): exit statuses, one line per
+// The dmlcert command as scripts see it (docs/design.md, "The command"): exit statuses, one line per
 // malformed file, the rule list, run's JSON and replay's closing line. Runs the built binary.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -70,7 +70,7 @@ class CliTest : public ::testing::Test {
   fs::path dir_;
 };
 
-// The SLICE1 example of CASE_FORMAT.md, with the parts a test varies left open.
+// The SLICE1 example of docs/case-format.md, with the parts a test varies left open.
 std::string slice1_case(const std::string& input_sizes = "[1, 1, 4, 4]",
                         const std::string& input_data = "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]",
                         const std::string& expected_output = "[14, 16, 6, 8]") {
@@ -153,9 +153,10 @@ TEST_F(CliTest, ReplayRunsWellFormedCasesNextToAMalformedFile) {
 TEST_F(CliTest, ReplayEndsWithCountsAndPrintsHowToReproduceAFailure) {
   write("cases/right.json", slice1_case());
   write("cases/wrong.json",
-            slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "[14, 16, 6, 9]"));
+        slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "[14, 16, 6, 9]"));
   const std::string repros = (dir_ / "repros").string();
-  const CliResult r = cli("replay " + (dir_ / "cases").string() + " --backend reference --repro-dir " + repros);
+  const CliResult r =
+      cli("replay " + (dir_ / "cases").string() + " --backend reference --repro-dir " + repros);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const auto lines = r.out_lines();
   ASSERT_FALSE(lines.empty());

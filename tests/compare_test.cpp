@@ -1,4 +1,4 @@
-// The comparison model (SPEC.md, "Numbers"): bit-exact data movement, ±0 and NaN equality for
+// The comparison model (docs/semantics.md, "Numbers"): bit-exact data movement, ±0 and NaN equality for
 // float reductions, the SUM error bound under both accumulation profiles, tolerance overrides and
 // set-valued expectations.
 #include "dmlcert/compare.h"
@@ -120,7 +120,7 @@ std::vector<CompareRow> compare_rows() {
   // The final rounding is round-to-nearest-even, once: 1024 + 0.75 = 1024.75 is exact in a
   // float32 accumulator and lies 0.25 above the FLOAT16 midpoint 1024.5 (the spacing at 1024 is
   // 1), while E = 2^-24 * 1024.75 is far smaller. Only 1025 is admissible; 1024 is what a
-  // rounding toward zero gives, and SPEC.md's looser E + 1 ulp would let it through.
+  // rounding toward zero gives, and docs/semantics.md's looser E + 1 ulp would let it through.
   rows.push_back({"Fp16SumRoundedToNearestPasses",
                   reduce_case(ReduceFunction::SUM, F16, Values({1024, 0.75})), Values({1025}).encode(F16),
                   Values({1025}).encode(F16), true});
@@ -227,7 +227,7 @@ TEST_P(ReduceBoundTest, AdmitsAFloat32EvaluationAndRejectsLargeErrors) {
   ASSERT_TRUE(e.ranges[0].known());
   EXPECT_LE(e.ranges[0].lo, ref);
   EXPECT_GE(e.ranges[0].hi, ref);
-  // never wider than SPEC.md's E + 1 ulp around the reference
+  // never wider than docs/semantics.md's E + 1 ulp around the reference
   EXPECT_GE(e.ranges[0].lo, ref - e.bounds[0]);
   EXPECT_LE(e.ranges[0].hi, ref + e.bounds[0]);
   EXPECT_TRUE(compare(out, e, Values({row.naive}).encode(DataType::FLOAT32)).ok)

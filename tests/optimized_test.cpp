@@ -513,7 +513,7 @@ class CaseMaker {
     RandomCase c{d, {}};
     const uint64_t count = element_count(in).value();
     const bool uns = !is_float(t) && !is_signed_integer(t);
-    // Exact-mode data (SPEC.md "Numbers"): small integers, signs and powers of two, so that any
+    // Exact-mode data (docs/semantics.md "Numbers"): small integers, signs and powers of two, so that any
     // summation order gives the same result; the functions whose result is not exact get a tolerance.
     switch (d.function) {
       case ReduceFunction::MULTIPLY:

@@ -1,4 +1,4 @@
-// GATHER_ELEMENTS on the reference backend against hand-computed results (SPEC.md,
+// GATHER_ELEMENTS on the reference backend against hand-computed results (docs/semantics.md,
 // "GATHER_ELEMENTS"): output[c] = input[c with c[axis] replaced by index[c]].
 #include <cstdint>
 #include <limits>

@@ -1,4 +1,4 @@
-// REDUCE on the reference backend against hand-computed results (SPEC.md, "REDUCE"): every
+// REDUCE on the reference backend against hand-computed results (docs/semantics.md, "REDUCE"): every
 // function, ARGMAX/ARGMIN ties and flattened indices, exact integers, FLOAT16 rounding, strided
 // tensors.
 #include <cstdint>
@@ -16,7 +16,7 @@ constexpr auto I64 = DataType::INT64;
 constexpr auto U32 = DataType::UINT32;
 constexpr auto U64 = DataType::UINT64;
 
-// The seed's input: [[1,2,3],[3,0,4],[2,4,2]] (SPEC.md: its third example misprints the 4 as 5).
+// The seed's input: [[1,2,3],[3,0,4],[2,4,2]] (docs/semantics.md: its third example misprints the 4 as 5).
 ReduceTester seed_input(F f) {
   return ReduceTester().function(f).input_sizes({3, 3}).input_data({1, 2, 3, 3, 0, 4, 2, 4, 2});
 }
@@ -324,7 +324,7 @@ std::vector<ReduceCase> reduce_conformance_cases() {
 
 namespace {
 
-// What the reference does where SPEC.md leaves a choice (class U), documented in reduce.cpp.
+// What the reference does where docs/semantics.md leaves a choice (class U), documented in reduce.cpp.
 std::vector<ReduceCase> reference_choice_cases() {
   return {
       // REDUCE.NONFINITE: IEEE-propagating; the first NaN's bits (payload included) or index.

@@ -1,4 +1,4 @@
-// SCATTER_ND on the reference backend against hand-computed results (SPEC.md, "SCATTER_ND"):
+// SCATTER_ND on the reference backend against hand-computed results (docs/semantics.md, "SCATTER_ND"):
 // output = input, then output[indices[...]] = updates[...], with leading dimensions stripped and
 // k = Indices.Sizes[last] the tuple length.
 #include <cstdint>
@@ -14,7 +14,7 @@ constexpr auto I32 = DataType::INT32;
 constexpr auto I64 = DataType::INT64;
 constexpr auto U64 = DataType::UINT64;
 
-// The seed's example, written conformantly (SPEC.md errata): Input {1,8} with InputDimensionCount
+// The seed's example, written conformantly (docs/semantics.md errata): Input {1,8} with InputDimensionCount
 // 1, Indices {4,1} with IndicesDimensionCount 2, Updates {1,4}. Expected [1, 11, 3, 10, 9, 6, 7, 12].
 ScatterNdTester seed_example() {
   return ScatterNdTester()
@@ -267,7 +267,7 @@ std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
 
 namespace {
 
-// What the reference does where SPEC.md leaves a choice (class U data).
+// What the reference does where docs/semantics.md leaves a choice (class U data).
 std::vector<ScatterNdCase> reference_choice_cases() {
   return {
       {"duplicate_tuples_last_write_wins", ScatterNdTester()

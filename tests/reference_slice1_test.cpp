@@ -1,4 +1,4 @@
-// SLICE1 on the reference backend against hand-computed results (SPEC.md, "SLICE1"):
+// SLICE1 on the reference backend against hand-computed results (docs/semantics.md, "SLICE1"):
 // CopyStart[i] = InputWindowOffsets[i] + (InputWindowStrides[i] < 0 ? InputWindowSizes[i]-1 : 0),
 // Output[c] = Input[CopyStart + InputWindowStrides * c].
 #include <cstdint>
@@ -187,7 +187,7 @@ std::vector<Slice1Case> slice1_conformance_cases() {
                                   .window_strides({1, 1, 0, 1})
                                   .output_sizes({1, 1, 1, 4})
                                   .expect_rejected("SLICE1.STRIDE_ZERO")},
-      // MaxCopiedElements = 1 + (4-1)/2 = 2 (the seed divides by the stride; SPEC.md by its abs).
+      // MaxCopiedElements = 1 + (4-1)/2 = 2 (the seed divides by the stride; docs/semantics.md by its abs).
       {"rejects_output_beyond_reachable_elements", seed_input()
                                                        .window_offsets({0, 0, 0, 0})
                                                        .window_sizes({1, 1, 4, 4})

@@ -1,4 +1,4 @@
-// SLICE on the reference backend against hand-computed results (SPEC.md, "SLICE"):
+// SLICE on the reference backend against hand-computed results (docs/semantics.md, "SLICE"):
 // Output[c] = Input[Offsets + Strides * c].
 #include <cstdint>
 #include <limits>
@@ -203,7 +203,7 @@ std::vector<SliceCase> slice_conformance_cases() {
 
 namespace {
 
-// What the reference does where SPEC.md leaves a choice (class U) or where the harness hands it
+// What the reference does where docs/semantics.md leaves a choice (class U) or where the harness hands it
 // bindings smaller than the descriptors promise.
 std::vector<SliceCase> reference_choice_cases() {
   return {

@@ -1,11 +1,11 @@
 // Reports must stay well-formed whatever a backend under test says: its name and its messages
 // end up inside HTML and JUnit XML.
+#include "report.h"
+
 #include <gtest/gtest.h>
 
 #include <ostream>
 #include <string>
-
-#include "report.h"
 
 namespace dmlcert::cert {
 namespace {

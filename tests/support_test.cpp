@@ -1,4 +1,4 @@
-// The support tables of SPEC.md, checked row by row against the seed pages' "Tensor support"
+// The support tables of docs/semantics.md, checked row by row against the seed pages' "Tensor support"
 // tables, including the levels in between table levels.
 #include "dmlcert/support.h"
 

@@ -1,4 +1,4 @@
-// Tensor descriptors and the logical <-> memory mapping (SPEC.md, "Tensor descriptors"), and the
+// Tensor descriptors and the logical <-> memory mapping (docs/semantics.md, "Tensor descriptors"), and the
 // one-step binary16 rounding the reductions rely on.
 #include "dmlcert/tensor.h"
 

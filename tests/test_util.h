@@ -16,10 +16,13 @@
 #include <vector>
 
 #include "dmlcert/backend.h"
+#include "dmlcert/case_buffers.h"
 #include "dmlcert/dtype.h"
 #include "dmlcert/operators.h"
+#include "dmlcert/runner.h"
 #include "dmlcert/tensor.h"
 #include "dmlcert/validate.h"
+#include "dmlcert/values.h"
 #include "reference/reference.h"
 
 namespace dmlcert::test {
@@ -97,31 +100,10 @@ class Values {
   std::vector<uint64_t> unsigned_;
 };
 
-// One element as text: exact integers; floats with their bit pattern, so -0.0 and NaN payloads
-// are visible in failure messages.
-inline std::string element_text(DataType t, const std::byte* p) {
-  return dispatch(t, [&](auto tag) -> std::string {
-    using T = typename decltype(tag)::type;
-    char buf[64];
-    if constexpr (is_float_v<T>) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, p, sizeof(T));
-      std::snprintf(buf, sizeof buf, "%.9g(0x%" PRIx64 ")", to_double(t, p), bits);
-    } else if constexpr (std::is_signed_v<T>) {
-      std::snprintf(buf, sizeof buf, "%" PRId64, static_cast<int64_t>(load<T>(p)));
-    } else {
-      std::snprintf(buf, sizeof buf, "%" PRIu64, static_cast<uint64_t>(load<T>(p)));
-    }
-    return buf;
-  });
-}
-
+// Elements as the case format writes them (dmlcert/values.h): exact, with NaN payloads and the
+// sign of zero visible in failure messages.
 inline std::string describe(DataType t, const Bytes& logical) {
-  const std::size_t es = element_size(t);
-  std::string s = "[";
-  for (std::size_t i = 0; i * es < logical.size(); ++i)
-    s += (i ? ", " : "") + element_text(t, logical.data() + i * es);
-  return s + "]";
+  return data_text(t, logical, 1 << 20);
 }
 
 inline std::string describe(const std::vector<Violation>& vs) {
@@ -141,54 +123,46 @@ struct RunOutput {
   ExecResult exec;
   Bytes output;                  // logical output read back from memory
   bool output_untouched = true;  // the output binding still holds its fill pattern
-  bool guard_intact = true;      // nothing was written past the end of the output binding
+  bool guard_intact = true;      // nothing was written past the end of a binding
   bool inputs_untouched = true;  // no input binding changed
 };
 
-inline constexpr std::byte kOutputFill{0xCD};
-inline constexpr std::byte kGuardFill{0xA5};
-inline constexpr std::size_t kGuardBytes = 64;
-
-// The binding size a test uses for a tensor: its TotalTensorSizeInBytes unless overridden.
-inline uint64_t binding_size(const TensorDesc& t, const std::map<Role, uint64_t>& overrides, Role r) {
-  if (auto it = overrides.find(r); it != overrides.end()) return it->second;
-  return t.total_bytes;
+// The case's bindings as the runner allocates them (heap buffers with guard bytes), with a
+// binding made smaller (or larger) than its tensor's TotalTensorSizeInBytes where `binding_bytes`
+// says so: the buffers are sized from a copy of the case whose declared sizes are overridden.
+inline RunOptions with_binding_sizes(RunOptions options, const std::map<Role, uint64_t>& binding_bytes) {
+  if (binding_bytes.empty()) return options;
+  options.allocate = [binding_bytes](const Case& c, CaseClass cls, uint64_t max, std::string* why) {
+    Case sized = c;
+    for (const auto& [role, bytes] : binding_bytes)
+      if (TensorDesc* t = tensor(sized.op, role)) t->total_bytes = bytes;
+    return allocate_case_buffers(sized, cls, max, why);
+  };
+  return options;
 }
 
-// Places each input's logical data in memory following its strides (to_memory), fills the output
-// binding with kOutputFill and a guard zone after it, runs the backend, and reads the logical
-// output back (from_memory).
+// Places each input's logical data in memory following its strides, runs the backend on the
+// bindings and reads the logical output back, noting any stray write.
 inline RunOutput run_case(Backend& backend, const OperatorDesc& desc, FeatureLevel level,
                           const InputData& data, const std::map<Role, uint64_t>& binding_bytes = {}) {
-  std::map<Role, Bytes> inputs;
-  for (Role r : roles(op_kind(desc)))
-    if (is_input_role(r))
-      inputs[r] = to_memory(*tensor(desc, r), data.of(r), binding_size(*tensor(desc, r), binding_bytes, r));
-  const std::map<Role, Bytes> inputs_before = inputs;
-
-  const TensorDesc& out_desc = *tensor(desc, Role::OUTPUT);
-  const uint64_t out_bytes = binding_size(out_desc, binding_bytes, Role::OUTPUT);
-  Bytes output(out_bytes + kGuardBytes, kOutputFill);
-  std::fill(output.begin() + static_cast<std::ptrdiff_t>(out_bytes), output.end(), kGuardFill);
-
-  Bindings b;
-  auto bind = [&](Role r) {
-    auto it = inputs.find(r);
-    return it == inputs.end() ? ConstBuffer{} : ConstBuffer{it->second.data(), it->second.size()};
-  };
-  b.input = bind(Role::INPUT);
-  b.indices = bind(Role::INDICES);
-  b.updates = bind(Role::UPDATES);
-  b.output = MutableBuffer{output.data(), out_bytes};
-
+  Case c;
+  c.op = desc;
+  c.level = level;
+  c.data = data;
+  const RunOptions options = with_binding_sizes({}, binding_bytes);
+  std::string why;
+  // Sized as for a valid case whatever the class: a test's absurd descriptors are its own business.
+  auto buffers = options.allocate(c, CaseClass::Valid, options.max_buffer_bytes, &why);
   RunOutput r;
-  r.exec = backend.execute(desc, level, b);
-  for (uint64_t i = 0; i < output.size(); ++i) {
-    if (i < out_bytes && output[i] != kOutputFill) r.output_untouched = false;
-    if (i >= out_bytes && output[i] != kGuardFill) r.guard_intact = false;
+  if (!buffers) {
+    ADD_FAILURE() << "cannot allocate the bindings: " << why;
+    return r;
   }
-  r.inputs_untouched = inputs == inputs_before;
-  r.output = from_memory(out_desc, std::span<const std::byte>(output.data(), out_bytes));
+  r.exec = backend.execute(desc, level, buffers->bindings());
+  r.output_untouched = buffers->output_untouched();
+  r.guard_intact = buffers->guards_intact();
+  r.inputs_untouched = buffers->inputs_intact();
+  r.output = buffers->output();
   return r;
 }
 

@@ -81,7 +81,7 @@ ScatterNdDesc scatter_seed_example() {
           5,
           3};
 }
-// The seed's 1-D example written conformantly (SPEC.md errata): input {1,8}, indices {4,1}.
+// The seed's 1-D example written conformantly (docs/semantics.md errata): input {1,8}, indices {4,1}.
 ScatterNdDesc scatter_seed_1d() {
   return {packed(FLOAT32, {1, 8}),
           packed(UINT32, {4, 1}),

@@ -11,7 +11,7 @@
 namespace dmlcert::optimized {
 
 // Data movement works on element sizes only (u8u..u64u from unaligned.h): it moves bytes and never
-// converts, so NaN payloads and -0.0 survive (SPEC.md: data movement is bit-exact).
+// converts, so NaN payloads and -0.0 survive (docs/semantics.md: data movement is bit-exact).
 
 // Copies one run of n elements of `element_bytes` bytes: out[j*out_stride] = in[j*in_stride].
 // Contiguous runs become memcpy; reversed and strided runs get loops the compiler vectorizes.

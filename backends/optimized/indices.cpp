@@ -1,8 +1,8 @@
 #include "optimized/indices.h"
 
-#include "dmlcert/validate.h"
-
 #include <span>
+
+#include "dmlcert/validate.h"
 
 namespace dmlcert::optimized {
 

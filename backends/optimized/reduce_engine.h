@@ -199,7 +199,7 @@ struct ArgReducer {
   static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t index) {
     for (uint32_t r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, index + r);
   }
-  // The better value wins; equal values go to the lower index (SPEC.md: first index on ties). This
+  // The better value wins; equal values go to the lower index (docs/semantics.md: first index on ties). This
   // makes the combination independent of order.
   static State combine(State a, State b) {
     return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i < a.i)) ? b : a;

@@ -33,7 +33,7 @@ struct Accumulate {
   }
 };
 
-// Float sums of FLOAT32 data accumulate in double: the result then stays far inside SPEC.md's
+// Float sums of FLOAT32 data accumulate in double: the result then stays far inside docs/semantics.md's
 // bound (N-1)*u_acc*sum|x| + ulp_out (u_acc: the float32 unit roundoff), and the bandwidth-bound
 // kernels lose nothing (a float-to-double conversion costs less than the load it follows).
 // FLOAT16 data accumulates in float (the default profile's accumulation type): a FLOAT16 value

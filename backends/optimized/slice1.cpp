@@ -1,5 +1,5 @@
 // SLICE1: Output[c] = Input[CopyStart + InputWindowStrides * c], where a negative stride starts
-// at the window's far end (SPEC.md, SLICE1). One strided copy; canonicalization folds the
+// at the window's far end (docs/semantics.md, SLICE1). One strided copy; canonicalization folds the
 // negative strides into the base offset.
 #include "optimized/copy.h"
 #include "optimized/optimized.h"

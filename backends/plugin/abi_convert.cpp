@@ -12,9 +12,10 @@ constexpr uint32_t kAbiDataTypes[kDataTypeCount] = {
     DMLCERT_DATA_TYPE_UINT32,  DMLCERT_DATA_TYPE_UINT16,  DMLCERT_DATA_TYPE_UINT8};  // DataType order
 
 constexpr uint32_t kAbiLevels[kFeatureLevelCount] = {
-    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1, DMLCERT_FEATURE_LEVEL_3_0,
-    DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0, DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0,
-    DMLCERT_FEATURE_LEVEL_5_1, DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
+    DMLCERT_FEATURE_LEVEL_1_0, DMLCERT_FEATURE_LEVEL_2_0, DMLCERT_FEATURE_LEVEL_2_1,
+    DMLCERT_FEATURE_LEVEL_3_0, DMLCERT_FEATURE_LEVEL_3_1, DMLCERT_FEATURE_LEVEL_4_0,
+    DMLCERT_FEATURE_LEVEL_4_1, DMLCERT_FEATURE_LEVEL_5_0, DMLCERT_FEATURE_LEVEL_5_1,
+    DMLCERT_FEATURE_LEVEL_5_2, DMLCERT_FEATURE_LEVEL_6_0, DMLCERT_FEATURE_LEVEL_6_1,
     DMLCERT_FEATURE_LEVEL_6_2, DMLCERT_FEATURE_LEVEL_6_3, DMLCERT_FEATURE_LEVEL_6_4};  // FeatureLevel order
 
 bool tensor_from_abi(const dmlcert_tensor_desc* t, TensorDesc& out, std::string& error) {
@@ -106,11 +107,12 @@ AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
     for_each_tensor_field<D>([&](const auto& field) {
       const TensorDesc& t = d.*field.member;
       dmlcert_tensor_desc& out = tensors_[static_cast<size_t>(field.role)];
-      out = {to_abi(t.type), t.rank(), t.sizes.data(), t.strides ? t.strides->data() : nullptr, t.total_bytes};
+      out = {to_abi(t.type), t.rank(), t.sizes.data(), t.strides ? t.strides->data() : nullptr,
+             t.total_bytes};
       abi.*field.abi = &out;
       if (t.strides && t.strides->size() != t.sizes.size() && !unrepresentable_)
-        unrepresentable_ =
-            Violation{"T.STRIDES_COUNT", "strides and sizes differ in length; the C ABI has one DimensionCount"};
+        unrepresentable_ = Violation{"T.STRIDES_COUNT",
+                                     "strides and sizes differ in length; the C ABI has one DimensionCount"};
     });
     // Arrays that share a C count member must agree on their length.
     std::optional<size_t> per_dimension;
@@ -147,10 +149,10 @@ std::optional<OperatorDesc> from_abi(const dmlcert_operator_desc& op, std::strin
     using D = std::decay_t<decltype(d)>;
     const auto& abi = *static_cast<const typename D::Abi*>(op.desc);
     bool fine = true;
-    for_each_tensor_field<D>([&](const auto& field) {
-      fine = fine && tensor_from_abi(abi.*field.abi, d.*field.member, err);
-    });
-    for_each_param_field<D>([&](const auto& field) { fine = fine && param_from_abi(abi, field, d.*field.member, err); });
+    for_each_tensor_field<D>(
+        [&](const auto& field) { fine = fine && tensor_from_abi(abi.*field.abi, d.*field.member, err); });
+    for_each_param_field<D>(
+        [&](const auto& field) { fine = fine && param_from_abi(abi, field, d.*field.member, err); });
     return fine;
   });
   if (!ok) {

@@ -21,7 +21,8 @@ int high_fd(int fd) {
 
 }  // namespace
 
-CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes, uint64_t page) {
+CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes,
+                   uint64_t page) {
   CallLayout l;
   uint64_t next = page;  // page 0 holds the FaultRecord
   for (Role role : roles) {
@@ -76,7 +77,7 @@ void SharedCallMemory::place(const CallLayout& layout, const Bindings& source) {
 }
 
 std::optional<std::pair<Fault, std::string>> SharedCallMemory::check(const CallLayout& layout,
-                                                                      const Bindings& source) const {
+                                                                     const Bindings& source) const {
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& region = layout.regions[i];
     if (!region.present) continue;
@@ -109,7 +110,8 @@ FaultRecord SharedCallMemory::fault_record() const {
   return record;
 }
 
-std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, uint64_t page, std::string* why) {
+std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, uint64_t page,
+                                              std::string* why) {
   std::unique_ptr<GuardedView> v(new GuardedView);
   v->page_ = page;
   uint64_t arena_bytes = page;

@@ -39,7 +39,15 @@ class GuardedCaseBuffers final : public CaseBuffers {
     const std::byte* p = memory_.region_data(layout_, Role::OUTPUT);
     return std::all_of(p, p + out.size, [](std::byte b) { return b == kOutputFill; });
   }
-  bool inputs_intact() const override { return !memory_.check(layout_, source_bindings()); }
+  bool inputs_intact() const override {
+    const auto fault = memory_.check(layout_, source_bindings());
+    return !fault || fault->first != Fault::InputWritten;
+  }
+  // A write past a binding faults on its guard page; one before it changes the canary.
+  bool guards_intact() const override {
+    const auto fault = memory_.check(layout_, source_bindings());
+    return !fault || fault->first != Fault::OutOfBounds;
+  }
 
  private:
   Bindings source_bindings() const {
@@ -48,7 +56,8 @@ class GuardedCaseBuffers final : public CaseBuffers {
       return ConstBuffer{b.data(), b.size()};
     };
     Bytes& out = const_cast<Bytes&>(source_[static_cast<size_t>(Role::OUTPUT)]);
-    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES), MutableBuffer{out.data(), out.size()}};
+    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES),
+                    MutableBuffer{out.data(), out.size()}};
   }
 
   TensorDesc output_desc_;
@@ -60,8 +69,8 @@ class GuardedCaseBuffers final : public CaseBuffers {
 
 }  // namespace
 
-std::unique_ptr<CaseBuffers> allocate_guarded_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,
-                                                           std::string* why) {
+std::unique_ptr<CaseBuffers> allocate_guarded_case_buffers(const Case& c, CaseClass case_class,
+                                                           uint64_t max_bytes, std::string* why) {
   const auto sizes = binding_sizes(c, case_class, max_bytes, why);
   if (!sizes) return nullptr;
   auto buffers = std::make_unique<GuardedCaseBuffers>(c.op);

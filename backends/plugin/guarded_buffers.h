@@ -11,7 +11,7 @@
 
 namespace dmlcert::plugin {
 
-std::unique_ptr<CaseBuffers> allocate_guarded_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,
-                                                           std::string* why);
+std::unique_ptr<CaseBuffers> allocate_guarded_case_buffers(const Case& c, CaseClass case_class,
+                                                           uint64_t max_bytes, std::string* why);
 
 }  // namespace dmlcert::plugin

@@ -98,8 +98,8 @@ void install_handlers() {
 // Keeps a finished call's arena reserved and inaccessible instead of unmapping it, so that the
 // address range is never handed to a later call: a late write faults, and names its call.
 void retire(uintptr_t begin, uintptr_t bytes, uint64_t call) {
-  ::mmap(reinterpret_cast<void*>(begin), bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
-         -1, 0);
+  ::mmap(reinterpret_cast<void*>(begin), bytes, PROT_NONE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   Retired& slot = g_state.retired[g_state.next_retired++ % kRetiredSlots];
   if (slot.end) ::munmap(reinterpret_cast<void*>(slot.begin), slot.end - slot.begin);  // the oldest goes
   slot = {begin, begin + bytes, call};

@@ -103,7 +103,8 @@ struct Captured {
 
 class IsolatedBackend : public Backend {
  public:
-  IsolatedBackend(std::string spec, IsolationOptions options) : spec_(std::move(spec)), options_(std::move(options)) {}
+  IsolatedBackend(std::string spec, IsolationOptions options)
+      : spec_(std::move(spec)), options_(std::move(options)) {}
   ~IsolatedBackend() override { stop(/*graceful=*/true); }
 
   bool init(std::string* error) {
@@ -138,7 +139,9 @@ class IsolatedBackend : public Backend {
     if (pid_ >= 0 && exited()) note_late_fault_or_drop();
     for (int attempt = 0;; ++attempt) {
       std::string error;
-      if (pid_ < 0 && !start(&error)) return finish(exec_result(Status::Error, Fault::Crash, "cannot restart the backend process: " + error));
+      if (pid_ < 0 && !start(&error))
+        return finish(
+            exec_result(Status::Error, Fault::Crash, "cannot restart the backend process: " + error));
       result = call(desc, level, b);
       // The child died of a late write of the previous call before this one ran: run it again
       // in a fresh child, once.
@@ -172,7 +175,9 @@ class IsolatedBackend : public Backend {
     for (Role r : roles(op_kind(desc))) sizes[static_cast<size_t>(r)] = b.of(r).size;
     const CallLayout layout = lay_out(roles(op_kind(desc)), sizes, memory_.page());
     if (!memory_.reserve(layout.total_bytes))
-      return exec_result(Status::Error, Fault::None, "cannot grow shared memory to " + bytes_text(layout.total_bytes) + ": " + std::strerror(errno));
+      return exec_result(
+          Status::Error, Fault::None,
+          "cannot grow shared memory to " + bytes_text(layout.total_bytes) + ": " + std::strerror(errno));
     memory_.place(layout, b);
     const uint64_t id = ++calls_;
     wire::Writer w;
@@ -195,7 +200,8 @@ class IsolatedBackend : public Backend {
         note_late_fault(record);
         reap(false);
         rerun_ = true;
-        return exec_result(Status::Error, Fault::None, "the backend process died of an earlier call's late write");
+        return exec_result(Status::Error, Fault::None,
+                           "the backend process died of an earlier call's late write");
       }
       result = died(record);
     } else if (waited != Wait::Answered) {
@@ -217,21 +223,23 @@ class IsolatedBackend : public Backend {
   void read_response(const std::string& response, ExecResult& result) {
     wire::Reader rd(response);
     const uint32_t status = rd.u32();
-    result.status = status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
+    result.status =
+        status <= static_cast<uint32_t>(Status::Error) ? static_cast<Status>(status) : Status::Error;
     result.message = rd.str();
     for (uint32_t n = rd.u32(), i = 0; rd.ok() && i < n; ++i) {
       std::string rule = rd.str();
       result.violations.push_back({rule, rd.str()});
     }
-    if (!rd.ok()) result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
+    if (!rd.ok())
+      result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
   }
 
   void ping(ExecResult& result, uint64_t id) {
     wire::Writer w;
     w.u8(static_cast<uint8_t>(wire::Request::Ping));
     std::string pong;
-    const Wait waited = wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(pong, options_.floor_seconds)
-                                                                          : Wait::Died;
+    const Wait waited =
+        wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(pong, options_.floor_seconds) : Wait::Died;
     if (waited == Wait::Answered) return;
     if (waited != Wait::Died) {
       ExecResult k = killed(waited, options_.floor_seconds);
@@ -241,7 +249,9 @@ class IsolatedBackend : public Backend {
     const FaultRecord record = memory_.fault_record();
     const ExecResult d = died(record);
     result.fault = d.fault;
-    result.message = (record.magic == FaultRecord::kMagic && record.call == id ? "" : "after the call returned: ") + d.message;
+    result.message =
+        (record.magic == FaultRecord::kMagic && record.call == id ? "" : "after the call returned: ") +
+        d.message;
   }
 
   enum class Wait { Answered, Died, Timeout, MemoryLimit, CpuLimit, Interrupted };
@@ -250,7 +260,8 @@ class IsolatedBackend : public Backend {
   // CPU time and the run's stop request meanwhile.
   Wait wait(std::string& frame, double deadline_seconds) {
     const auto start = Clock::now();
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(deadline_seconds));
+    const auto deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(deadline_seconds));
     const double cpu_start = options_.cpu_seconds_per_call > 0 ? cpu_seconds(pid_) : 0;
     std::string buffer;
     while (true) {
@@ -279,7 +290,8 @@ class IsolatedBackend : public Backend {
         if (k > 0) buffer.append(chunk, static_cast<size_t>(k));
         continue;
       }
-      if (options_.memory_limit_bytes && resident_bytes(pid_) > options_.memory_limit_bytes) return Wait::MemoryLimit;
+      if (options_.memory_limit_bytes && resident_bytes(pid_) > options_.memory_limit_bytes)
+        return Wait::MemoryLimit;
       if (options_.cpu_seconds_per_call > 0 && cpu_seconds(pid_) - cpu_start > options_.cpu_seconds_per_call)
         return Wait::CpuLimit;
     }
@@ -291,7 +303,8 @@ class IsolatedBackend : public Backend {
     while (true) {
       const ssize_t k = ::read(out_fd_, chunk, sizeof chunk);
       if (k <= 0) return;
-      const size_t room = options_.output_cap > captured_.text.size() ? options_.output_cap - captured_.text.size() : 0;
+      const size_t room =
+          options_.output_cap > captured_.text.size() ? options_.output_cap - captured_.text.size() : 0;
       const size_t keep = std::min(room, static_cast<size_t>(k));
       captured_.text.append(chunk, keep);
       captured_.dropped += static_cast<uint64_t>(k) - keep;
@@ -308,15 +321,17 @@ class IsolatedBackend : public Backend {
         return exec_result(Status::Error, Fault::Timeout, buf);
       }
       case Wait::MemoryLimit:
-        return exec_result(Status::Error, Fault::Limit, "the backend process used " + bytes_text(rss) + ", over its memory limit of " +
-                    bytes_text(options_.memory_limit_bytes) + " (--memory-limit)");
+        return exec_result(Status::Error, Fault::Limit,
+                           "the backend process used " + bytes_text(rss) + ", over its memory limit of " +
+                               bytes_text(options_.memory_limit_bytes) + " (--memory-limit)");
       case Wait::CpuLimit: {
         char buf[128];
         std::snprintf(buf, sizeof buf, "the call used more than %.1f s of CPU time (--cpu-limit)",
                       options_.cpu_seconds_per_call);
         return exec_result(Status::Error, Fault::Limit, buf);
       }
-      case Wait::Interrupted: return exec_result(Status::Error, Fault::None, "interrupted: the run is stopping");
+      case Wait::Interrupted:
+        return exec_result(Status::Error, Fault::None, "interrupted: the run is stopping");
       default: return exec_result(Status::Error, Fault::Crash, "the backend process stopped answering");
     }
   }
@@ -327,11 +342,13 @@ class IsolatedBackend : public Backend {
     const int wstatus = reap(false);
     ExecResult result = exec_result(Status::Error, Fault::Crash, "backend process " + describe_exit(wstatus));
     if (record.magic != FaultRecord::kMagic) return result;
-    const std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
+    const std::string where =
+        record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
     result.fault = static_cast<Fault>(record.fault);
     switch (result.fault) {
       case Fault::InputWritten:
-        result.message = "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
+        result.message =
+            "wrote to the read-only " + where + " binding at byte " + std::to_string(record.offset);
         break;
       case Fault::OutOfBounds:
         result.message = "touched a guard page or canary of the " + where + " binding at byte offset " +
@@ -370,8 +387,10 @@ class IsolatedBackend : public Backend {
     close_fds();
   }
   void note_late_fault(const FaultRecord& record) {
-    const std::string where = record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
-    pending_late_ = LateFault{record.call, "wrote to the " + where + " binding after the call had returned (byte offset " +
+    const std::string where =
+        record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
+    pending_late_ = LateFault{record.call, "wrote to the " + where +
+                                               " binding after the call had returned (byte offset " +
                                                std::to_string(record.offset) + ")"};
   }
 
@@ -426,8 +445,10 @@ class IsolatedBackend : public Backend {
     const Wait waited = wait(hello, options_.floor_seconds + 10);
     if (waited != Wait::Answered) {
       const std::string printed = captured_.text;
-      const ExecResult why = waited == Wait::Died ? died(memory_.fault_record()) : killed(waited, options_.floor_seconds + 10);
-      *error = "the backend process " + (waited == Wait::Died ? "died while loading: " + why.message : "did not start: " + why.message);
+      const ExecResult why =
+          waited == Wait::Died ? died(memory_.fault_record()) : killed(waited, options_.floor_seconds + 10);
+      *error = "the backend process " + (waited == Wait::Died ? "died while loading: " + why.message
+                                                              : "did not start: " + why.message);
       if (!printed.empty()) *error += "; it printed: " + printed.substr(0, 2000);
       return false;
     }

@@ -61,8 +61,8 @@ class PluginBackend : public Backend {
         result.status = Status::Error;
         // A value outside the enum: say which, with whatever the plugin explained.
         if (status != DMLCERT_STATUS_ERROR)
-          result.message = "unknown status " + std::to_string(status) + " (not a DMLCERT_STATUS_* value): " +
-                           (message.empty() ? "no message" : message);
+          result.message = "unknown status " + std::to_string(status) +
+                           " (not a DMLCERT_STATUS_* value): " + (message.empty() ? "no message" : message);
     }
     return result;
   }

@@ -31,7 +31,10 @@ template <class Byte>
 class BoundTensor {
  public:
   BoundTensor(const TensorDesc& desc, Byte* data)
-      : desc_(desc), strides_(effective_strides(desc)), element_bytes_(element_size(desc.type)), data_(data) {}
+      : desc_(desc),
+        strides_(effective_strides(desc)),
+        element_bytes_(element_size(desc.type)),
+        data_(data) {}
   const TensorDesc& desc() const { return desc_; }
   const Sizes& sizes() const { return desc_.sizes; }
   DataType type() const { return desc_.type; }
@@ -77,8 +80,10 @@ struct ScatterWrite {
   Coord update;  // coordinate in Updates
   Coord output;  // coordinate in Output (and Input)
 };
-std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d, const ScatterGeometry& g,
-                                                                   FeatureLevel level, const InputTensor& indices);
+std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d,
+                                                                   const ScatterGeometry& g,
+                                                                   FeatureLevel level,
+                                                                   const InputTensor& indices);
 
 }  // namespace detail
 }  // namespace dmlcert::reference

@@ -1,11 +1,11 @@
-// DML_REDUCE (SPEC.md, "REDUCE"): each output element applies the function to the N input elements
+// DML_REDUCE (docs/semantics.md, "REDUCE"): each output element applies the function to the N input elements
 // that share its kept coordinates. reduction_groups() lists those elements for every output
 // element, in row-major order over the reduced axes taken in increasing axis order, so the
 // position of an element in its group is its ARGMAX / ARGMIN index. Axes are read as a set
 // (REDUCE.AXES_DUPLICATE's admissible result), and no axes give groups of one
 // (REDUCE.AXES_EMPTY's admissible result, N = 1).
 //
-// Numbers (SPEC.md, "Numbers"):
+// Numbers (docs/semantics.md, "Numbers"):
 // - MIN, MAX, ARGMIN, ARGMAX are bit-exact: MIN/MAX return the selected input element's bits.
 //   Ties keep the first element, and +0/-0 compare equal, so MAX(-0, +0) is -0 (the first).
 //   NaN inputs are class U (REDUCE.NONFINITE); see NanPolicy.
@@ -217,7 +217,8 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
 }  // namespace
 
 ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
-  const bool selects = d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX || is_arg_function(d.function);
+  const bool selects =
+      d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX || is_arg_function(d.function);
   switch (reading.behaviour) {
     case Behaviour::Specified:
     case Behaviour::NanPropagating:

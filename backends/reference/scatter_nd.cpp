@@ -18,8 +18,10 @@
 namespace dmlcert::reference {
 namespace detail {
 
-std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d, const ScatterGeometry& g,
-                                                                   FeatureLevel level, const InputTensor& indices) {
+std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d,
+                                                                   const ScatterGeometry& g,
+                                                                   FeatureLevel level,
+                                                                   const InputTensor& indices) {
   const uint32_t rank = d.input.rank();
   const bool negative = negative_indices_allowed(d.indices.type, level);
   // Updates.Sizes is batch ++ block, right-aligned.
@@ -40,8 +42,9 @@ std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const Scatter
       if (!index) {
         error = Violation{"SCATTERND.INDEX_RANGE",
                           "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
-                              (value ? to_string(*value) : std::string("?")) + ", outside the range of input dim " +
-                              std::to_string(g.first_indexed + j) + " (size " + std::to_string(dim) + ")"};
+                              (value ? to_string(*value) : std::string("?")) +
+                              ", outside the range of input dim " + std::to_string(g.first_indexed + j) +
+                              " (size " + std::to_string(dim) + ")"};
         return;
       }
       tuple[j] = *index;
@@ -67,14 +70,17 @@ using detail::ScatterWrite;
 
 // For NthWriteWins(n): keeps, per contested output element, only its n-th write (the last where
 // fewer compete). nullopt when no element has more than n competing writes.
-std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> writes, const Sizes& output_sizes, uint32_t n) {
+std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> writes,
+                                                    const Sizes& output_sizes, uint32_t n) {
   std::map<uint64_t, std::vector<size_t>> by_element;  // output flat index -> writes, in order
-  for (size_t i = 0; i < writes.size(); ++i) by_element[flat_index(writes[i].output, output_sizes)].push_back(i);
+  for (size_t i = 0; i < writes.size(); ++i)
+    by_element[flat_index(writes[i].output, output_sizes)].push_back(i);
   size_t most = 1;
   for (const auto& [at, ws] : by_element) most = std::max(most, ws.size());
   if (n >= most) return std::nullopt;
   std::vector<ScatterWrite> kept;
-  for (const auto& [at, ws] : by_element) kept.push_back(std::move(writes[ws[std::min<size_t>(n, ws.size() - 1)]]));
+  for (const auto& [at, ws] : by_element)
+    kept.push_back(std::move(writes[ws[std::min<size_t>(n, ws.size() - 1)]]));
   return kept;
 }
 
@@ -104,7 +110,8 @@ ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b
     detail::copy_element(output.at(c), input.at(c), output.element_bytes());
   });
   // output[indices[...]] = updates[...], in row-major tuple order: the last write wins.
-  for (const ScatterWrite& w : writes) detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
+  for (const ScatterWrite& w : writes)
+    detail::copy_element(output.at(w.output), updates.at(w.update), output.element_bytes());
   return detail::ok();
 }
 

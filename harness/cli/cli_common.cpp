@@ -95,12 +95,15 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
       ->check(finite_at_least(0.1))
       ->capture_default_str();
   cmd.add_option_function<double>(
-         "--memory-limit", [options](double gib) { options->memory_limit_bytes = static_cast<uint64_t>(gib * (1 << 30)); },
-         "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: a quarter of "
+         "--memory-limit",
+         [options](double gib) { options->memory_limit_bytes = static_cast<uint64_t>(gib * (1 << 30)); },
+         "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: a "
+         "quarter of "
          "this machine's memory; 0: none)")
       ->check(finite_at_least(0));
-  cmd.add_option("--cpu-limit", options->cpu_seconds_per_call,
-                 "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
+  cmd.add_option(
+         "--cpu-limit", options->cpu_seconds_per_call,
+         "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
       ->check(finite_at_least(0))
       ->capture_default_str();
 }
@@ -124,7 +127,8 @@ std::optional<Backends> open_backends(const std::string& spec, const plugin::Iso
   std::string error;
   b.under_test = backends::open(b.spec, b.isolation, &error);
   if (!b.under_test) {
-    std::cerr << "dmlcert: " << printable(error.empty() ? "cannot open backend '" + spec + "'" : error) << "\n";
+    std::cerr << "dmlcert: " << printable(error.empty() ? "cannot open backend '" + spec + "'" : error)
+              << "\n";
     return std::nullopt;
   }
   b.isolated = b.spec.starts_with("plugin:") || b.spec.starts_with("isolated:");
@@ -151,7 +155,8 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
   j["class"] = name(r.case_class);
   j["expect"] = name(c.expect);
   // A case judged before the call (mistrusted, unimplemented, skipped) never reached the backend.
-  j["status"] = r.executed ? nlohmann::ordered_json(name(r.exec.status)) : nlohmann::ordered_json("not-called");
+  j["status"] =
+      r.executed ? nlohmann::ordered_json(name(r.exec.status)) : nlohmann::ordered_json("not-called");
   if (r.exec.fault != Fault::None) j["fault"] = name(r.exec.fault);
   if (!r.exec.message.empty()) j["message"] = r.exec.message;
   if (!r.detail.empty()) j["detail"] = r.detail;

@@ -55,7 +55,8 @@ struct Backends {
   std::unique_ptr<Backend> open() const;
 };
 // Prints a one-line error to stderr and returns nullopt when a backend cannot be made.
-std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation = {});
+std::optional<Backends> open_backends(const std::string& spec,
+                                      const plugin::IsolationOptions& isolation = {});
 
 // Runner::run, with anything the harness itself throws turned into a Failed report.
 CaseReport run_case(Runner& runner, const Case& c);

@@ -40,8 +40,8 @@ std::optional<cert::Shard> parse_shard(const std::string& text) {
   const auto slash = s.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return std::nullopt;
   const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
-  if (i.find_first_not_of("0123456789") != std::string::npos || n.find_first_not_of("0123456789") != std::string::npos ||
-      i.size() > 10 || n.size() > 10)
+  if (i.find_first_not_of("0123456789") != std::string::npos ||
+      n.find_first_not_of("0123456789") != std::string::npos || i.size() > 10 || n.size() > 10)
     return std::nullopt;
   const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
   if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return std::nullopt;
@@ -87,17 +87,19 @@ int certify(CertifyArgs& a) {
   if (corpus_dir.empty()) corpus_dir = engine::find_corpus();
 #endif
   if (corpus_dir.empty()) {
-    std::cerr << "dmlcert certify: no corpus found (set --corpus or DMLCERT_CORPUS); the corpus replay is skipped\n";
+    std::cerr << "dmlcert certify: no corpus found (set --corpus or DMLCERT_CORPUS); the corpus replay is "
+                 "skipped\n";
   } else {
     LoadedCases loaded = load_cases({corpus_dir});
-    for (const CaseError& e : loaded.errors) std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
+    for (const CaseError& e : loaded.errors)
+      std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
     o.corpus = std::move(loaded.cases);
   }
   std::error_code ec;
   fs::create_directories(a.repro_dir, ec);
   if (ec || ::access(a.repro_dir.c_str(), W_OK) != 0) {
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir) << "' cannot be created or written"
-              << (ec ? ": " + ec.message() : "") << "\n";
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir)
+              << "' cannot be created or written" << (ec ? ": " + ec.message() : "") << "\n";
     return kExitUsage;
   }
   if (std::string why; !can_write_reports(a.files, &why)) {
@@ -122,7 +124,8 @@ int certify(CertifyArgs& a) {
   Progress progress("certify");
   o.engine.print = [&](const std::string& block) { progress.print(block); };
   o.on_progress = [&](size_t done, size_t total, size_t failures, double elapsed) {
-    const double left = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : -1;
+    const double left =
+        done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : -1;
     progress.update(done, total, failures, elapsed, left);
   };
   // The backend opened above serves the run; confirmations open fresh ones.
@@ -130,8 +133,8 @@ int certify(CertifyArgs& a) {
   const Backends& opened = *backends;
   std::string error;
   auto report = engine::run_certification(
-      o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); }, *opened.oracle,
-      &error);
+      o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); },
+      *opened.oracle, &error);
   progress.finish();
   if (!report) {
     std::cerr << "dmlcert certify: " << error << "\n";
@@ -171,10 +174,12 @@ void add_certify_command(CLI::App& app) {
                   "i/n: run only shard i of n (default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else all); "
                   "merge the shards' JSON reports with `dmlcert merge`");
   add_isolation_options(*cmd, &args->isolation);
-  cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")->capture_default_str();
+  cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")
+      ->capture_default_str();
   cmd->add_option("--corpus", args->corpus,
                   "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");
-  cmd->add_option("--ops", args->ops, "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
+  cmd->add_option("--ops", args->ops,
+                  "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
   cmd->add_option("--seed", args->seed, "Mixed into every case's seed")->capture_default_str();
   cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "

@@ -57,8 +57,8 @@ bool parse_shard(const std::string& s, uint32_t* index, uint32_t* count) {
   const auto slash = s.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return false;
   const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
-  if (i.find_first_not_of("0123456789") != std::string::npos || n.find_first_not_of("0123456789") != std::string::npos ||
-      i.size() > 10 || n.size() > 10)
+  if (i.find_first_not_of("0123456789") != std::string::npos ||
+      n.find_first_not_of("0123456789") != std::string::npos || i.size() > 10 || n.size() > 10)
     return false;
   const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
   if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return false;
@@ -74,7 +74,8 @@ int fuzz(const FuzzArgs& a) {
   o.jobs = a.jobs;
   o.duration_seconds = parse_duration(a.duration);
   if (!a.duration.empty() && !o.duration_seconds) {
-    std::cerr << "dmlcert fuzz: --duration '" << a.duration << "' is not a positive duration like 60s, 5m or 1h\n";
+    std::cerr << "dmlcert fuzz: --duration '" << a.duration
+              << "' is not a positive duration like 60s, 5m or 1h\n";
     return kExitUsage;
   }
   if (a.cases && !a.duration.empty()) {
@@ -94,7 +95,8 @@ int fuzz(const FuzzArgs& a) {
   if (!a.level.empty()) {
     o.level = parse_feature_level(a.level);
     if (!o.level) {
-      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << a.level << "' (expected 1_0 ... 6_4)\n";
+      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << a.level
+                << "' (expected 1_0 ... 6_4)\n";
       return kExitUsage;
     }
   }
@@ -155,8 +157,8 @@ int fuzz(const FuzzArgs& a) {
   const uint64_t total = o.duration_seconds ? 0 : o.cases / o.shard_count;
   o.on_progress = [&](uint64_t done, uint64_t failures, double elapsed) {
     const double left = o.duration_seconds ? *o.duration_seconds - elapsed
-                        : done > 0         ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
-                                           : -1;
+                        : done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
+                                   : -1;
     progress.update(done, total, failures, elapsed, left);
   };
   std::cout << "dmlcert fuzz --backend " << backends->spec << " --vs " << a.vs << " --seed " << o.seed
@@ -197,7 +199,8 @@ void add_fuzz_command(CLI::App& app) {
       "and printed with its case files and the `dmlcert run` line that reproduces it. Ends with "
       "distributions and a coverage table.");
   add_backend_option(*cmd, &args->backend);
-  cmd->add_option("--vs", args->vs, "The oracle: reference, or another backend whose outputs judge valid cases")
+  cmd->add_option("--vs", args->vs,
+                  "The oracle: reference, or another backend whose outputs judge valid cases")
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "The run's seed; each case's seed derives from (seed, index)")
       ->capture_default_str();

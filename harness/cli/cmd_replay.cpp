@@ -29,7 +29,8 @@ struct ReplayArgs {
 std::string save_for_reproduction(const Case& c, const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const std::string path = fs::absolute(fs::path(dir) / (engine::file_safe(c.name.empty() ? "case" : c.name) + ".json")).string();
+  const std::string path =
+      fs::absolute(fs::path(dir) / (engine::file_safe(c.name.empty() ? "case" : c.name) + ".json")).string();
   std::string error;
   if (!write_case_file(path, c, &error)) {
     std::cerr << "dmlcert replay: " << printable(error) << "\n";
@@ -62,8 +63,9 @@ int replay(const ReplayArgs& a) {
       // The case alone, in a file of its own, so that the command reruns exactly it.
       const std::string file = save_for_reproduction(c, a.repro_dir);
       if (!file.empty())
-        std::cout << "  case file: " << file << "\n  reproduce: "
-                  << engine::reproduce_command(program_path(), file, backends->spec) << "\n";
+        std::cout << "  case file: " << file
+                  << "\n  reproduce: " << engine::reproduce_command(program_path(), file, backends->spec)
+                  << "\n";
     }
   }
 
@@ -77,7 +79,8 @@ int replay(const ReplayArgs& a) {
     others += what;
   };
   for (int i = 0; i < kOutcomeCount; ++i)
-    if (static_cast<Outcome>(i) != Outcome::Passed) count(counts[static_cast<size_t>(i)], name(static_cast<Outcome>(i)));
+    if (static_cast<Outcome>(i) != Outcome::Passed)
+      count(counts[static_cast<size_t>(i)], name(static_cast<Outcome>(i)));
   count(malformed, "malformed");
   if (!others.empty() && others != std::to_string(failed) + " failed") std::cout << others << "\n";
   std::cout << counts[static_cast<size_t>(Outcome::Passed)] << " passed, " << failed << " failed"
@@ -102,7 +105,8 @@ void add_replay_command(CLI::App& app) {
   add_backend_option(*cmd, &args->backend);
   add_run_options(*cmd, &args->options);
   cmd->add_flag("--verbose,-v", args->verbose, "Print every case's outcome, not only failures");
-  cmd->add_option("--repro-dir", args->repro_dir, "Where each failing case is written alone, for its reproduce line")
+  cmd->add_option("--repro-dir", args->repro_dir,
+                  "Where each failing case is written alone, for its reproduce line")
       ->capture_default_str();
   cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse case files larger than this")
       ->capture_default_str();

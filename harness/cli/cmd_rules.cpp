@@ -36,7 +36,8 @@ void print_markdown() {
                "produce.\n\n"
                "| ID | tag | rule | if executed (class U) |\n|---|---|---|---|\n";
   for (const Rule& r : rule_catalog())
-    std::cout << "| `" << r.id << "` | " << name(r.tag) << " | " << r.text << " | " << admits_text(r) << " |\n";
+    std::cout << "| `" << r.id << "` | " << name(r.tag) << " | " << r.text << " | " << admits_text(r)
+              << " |\n";
 }
 
 int list_rules(bool json, bool markdown) {

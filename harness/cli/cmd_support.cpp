@@ -19,9 +19,10 @@ std::string types_text(const std::vector<DataType>& types) {
 
 std::string entry_text(const std::optional<RoleSupport>& s) {
   if (!s) return "-";
-  const std::string ranks = s->min_rank == s->max_rank ? std::to_string(s->min_rank)
-                                                       : std::to_string(s->min_rank) + "-" + std::to_string(s->max_rank);
-  return "ranks " + ranks + "; " + types_text(s->types);
+  const std::string ranks = s->min_rank == s->max_rank
+                                ? std::to_string(s->min_rank)
+                                : std::to_string(s->min_rank) + "-" + std::to_string(s->max_rank);
+  return (s->min_rank == s->max_rank ? "rank " : "ranks ") + ranks + "; " + types_text(s->types);
 }
 
 // The rows of one operator's table: each role, for each set of functions that share the same
@@ -62,7 +63,8 @@ void print_markdown() {
     std::cout << "\n";
     for (const Row& row : rows_of(op)) {
       std::cout << "| " << (has_function(op) ? row.functions + " | " : "") << name(row.role) << " |";
-      for (FeatureLevel l : kTableLevels) std::cout << " " << entry_text(support(op, row.function, row.role, l)) << " |";
+      for (FeatureLevel l : kTableLevels)
+        std::cout << " " << entry_text(support(op, row.function, row.role, l)) << " |";
       std::cout << "\n";
     }
   }
@@ -73,7 +75,8 @@ int print_support(const std::string& level_text, bool json, bool markdown) {
   if (!level_text.empty()) {
     const auto level = parse_feature_level(level_text);
     if (!level) {
-      std::cerr << "dmlcert support: --level: unknown feature level '" << level_text << "' (expected 1_0 ... 6_4)\n";
+      std::cerr << "dmlcert support: --level: unknown feature level '" << level_text
+                << "' (expected 1_0 ... 6_4)\n";
       return kExitUsage;
     }
     levels = {*level};
@@ -100,8 +103,8 @@ int print_support(const std::string& level_text, bool json, bool markdown) {
             }
             out.push_back(std::move(j));
           } else {
-            std::cout << name(l) << "  " << name(op) << (f ? " " + name(*f) : "") << "  " << name(role) << ": "
-                      << (s ? entry_text(s) : "not at this level") << "\n";
+            std::cout << name(l) << "  " << name(op) << (f ? " " + name(*f) : "") << "  " << name(role)
+                      << ": " << (s ? entry_text(s) : "not at this level") << "\n";
           }
         }
   if (json) std::cout << out.dump(2) << "\n";
@@ -119,7 +122,8 @@ void add_support_command(CLI::App& app) {
       "and data types each feature level allows. A backend rejects a tensor outside them with "
       "invalid-argument (rules T.RANK and T.DTYPE).");
   cmd->add_option("--level", *level, "Only this feature level (1_0 ... 6_4); default: every table level");
-  auto* j = cmd->add_flag("--json", *json, "Print a JSON array of {level, op, function, role, min_rank, max_rank, types}");
+  auto* j = cmd->add_flag("--json", *json,
+                          "Print a JSON array of {level, op, function, role, min_rank, max_rank, types}");
   cmd->add_flag("--markdown", *markdown, "Print docs/support.md (all table levels)")->excludes(j);
   cmd->footer("Exit status: 0, or 2 for an unknown level.");
   cmd->callback([level, json, markdown] { set_exit_status(print_support(*level, *json, *markdown)); });

@@ -18,8 +18,8 @@ void Progress::update(uint64_t done, uint64_t total, uint64_t failures, double e
   char buf[200];
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   std::snprintf(buf, sizeof buf, "%s: %llu%s cases, %.0f/s, %llu failing, %s", what_.c_str(),
-                static_cast<unsigned long long>(done),
-                total ? ("/" + std::to_string(total)).c_str() : "", rate, static_cast<unsigned long long>(failures),
+                static_cast<unsigned long long>(done), total ? ("/" + std::to_string(total)).c_str() : "",
+                rate, static_cast<unsigned long long>(failures),
                 left >= 0 ? (std::to_string(static_cast<long long>(left + 0.5)) + " s left").c_str()
                           : (std::to_string(static_cast<long long>(elapsed)) + " s").c_str());
   line_ = buf;

@@ -1,8 +1,8 @@
 #include "report_files.h"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cstring>
 #include <iostream>
 
 #include "dmlcert/text.h"

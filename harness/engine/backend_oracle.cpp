@@ -14,8 +14,9 @@ class BackendOracle final : public Oracle {
     if (!buffers) return std::nullopt;
     const ExecResult r = backend_.execute(c.op, c.level, buffers->bindings());
     if (r.status != Status::Ok || r.fault != Fault::None) {
-      *why = "the oracle backend " + backend_.name() + " did not execute this valid case: " +
-             std::string(name(r.status)) + (r.message.empty() ? "" : ": " + r.message);
+      *why = "the oracle backend " + backend_.name() +
+             " did not execute this valid case: " + std::string(name(r.status)) +
+             (r.message.empty() ? "" : ": " + r.message);
       return std::nullopt;
     }
     return std::vector<Bytes>{buffers->output()};

@@ -46,9 +46,10 @@ Case with_extreme_index(Case c, int rep, const char* rule) {
   dispatch(indices->type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      T values[3] = {std::numeric_limits<T>::max(),
-                     std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
-                     std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
+      T values[3] = {
+          std::numeric_limits<T>::max(),
+          std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
+          std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
       store<T>(p, values[rep % 3]);
     }
   });
@@ -74,7 +75,8 @@ class Certification {
     for (size_t i = 0; i < mine.size(); ++i) {
       execute(*mine[i]);
       if (o_.on_progress) o_.on_progress(i + 1, mine.size(), engine_.failures(), elapsed());
-      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures)) break;
+      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures))
+        break;
     }
     report_.seconds = elapsed();
     return std::move(report_);
@@ -97,7 +99,8 @@ class Certification {
       for (auto mode : {props::DataMode::Exact, props::DataMode::Random})
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
           items_.push_back({Item::Cell, index, mode, rep,
-                            "cells/" + cert::cell_key(cell) + (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
+                            "cells/" + cert::cell_key(cell) +
+                                (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
                                 std::to_string(rep)});
     }
     auto add_rules = [&](const std::vector<std::string>& rules, cert::RuleSection section) {
@@ -105,8 +108,11 @@ class Certification {
         const size_t index = report_.rules.size();
         report_.rules.push_back({rule, section, {}, {}});
         for (int rep = 0; rep < o_.budget.per_rule; ++rep)
-          items_.push_back(
-              {Item::Rule, index, {}, rep, std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
+          items_.push_back({Item::Rule,
+                            index,
+                            {},
+                            rep,
+                            std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
       }
     };
     add_rules(props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid);
@@ -117,7 +123,8 @@ class Certification {
       const size_t index = report_.rules.size();
       report_.rules.push_back({rule, cert::RuleSection::Robustness, {}, {}});
       for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
-        items_.push_back({Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
+        items_.push_back(
+            {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
     }
   }
 
@@ -132,9 +139,10 @@ class Certification {
       z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
       return z ^ (z >> 31);
     };
-    auto generated =
-        std::stable_partition(items_.begin(), items_.end(), [](const Item& i) { return i.kind == Item::Corpus; });
-    std::stable_sort(generated, items_.end(), [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
+    auto generated = std::stable_partition(items_.begin(), items_.end(),
+                                           [](const Item& i) { return i.kind == Item::Corpus; });
+    std::stable_sort(generated, items_.end(),
+                     [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
   }
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {
@@ -142,8 +150,9 @@ class Certification {
       case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, o_.level, item.mode);
       case Item::Rule: {
         const auto& rule = report_.rules[item.index];
-        return rule.section == cert::RuleSection::Invalid ? props::invalid_case(rule.rule, o_.level, o_.ops)
-                                                          : props::unspecified_case(rule.rule, o_.level, o_.ops);
+        return rule.section == cert::RuleSection::Invalid
+                   ? props::invalid_case(rule.rule, o_.level, o_.ops)
+                   : props::unspecified_case(rule.rule, o_.level, o_.ops);
       }
       case Item::Robustness: {
         const bool gather = report_.rules[item.index].rule.starts_with("GATHER");

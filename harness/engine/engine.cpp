@@ -27,8 +27,9 @@ bool restarts_process(Outcome o) {
 
 // Quotes a word for a POSIX shell when it needs it.
 std::string shell_word(const std::string& s) {
-  const bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                       "0123456789_-./:=+,@%") == std::string::npos;
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_-./:=+,@%") == std::string::npos;
   if (plain) return s;
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -47,14 +48,16 @@ std::string_view name(Failure::Confirmation c) {
   return "?";
 }
 
-std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend) {
+std::string reproduce_command(const std::string& program, const std::string& file,
+                              const std::string& backend) {
   return shell_word(program.empty() ? "dmlcert" : program) + " run " + shell_word(file) + " --backend " +
          shell_word(backend);
 }
 
 std::string file_safe(const std::string& key) {
   std::string out;
-  for (char ch : key) out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
+  for (char ch : key)
+    out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
   return out.substr(0, 200);
 }
 
@@ -74,7 +77,8 @@ bool Engine::save(const std::string& path, const Case& c) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   if (write_case_file(path, c, &error)) return true;
-  if (options_.print) options_.print("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
+  if (options_.print)
+    options_.print("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
   return false;
 }
 
@@ -260,14 +264,17 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
     std::string block = "FAILED " + printable(key) + ": " + std::string(name(outcome)) + ": " +
                         printable(f.detail, 600) + "\n";
     if (f.confirmation != Failure::Confirmation::Unchecked)
-      block += "  " + std::string(name(f.confirmation)) +
-               (f.sequence.empty() ? "" : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
-                                              (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
-               "\n";
+      block +=
+          "  " + std::string(name(f.confirmation)) +
+          (f.sequence.empty() ? ""
+                              : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
+                                    (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
+          "\n";
     if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
     if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
     if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
-    if (!f.backend_output.empty()) block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
+    if (!f.backend_output.empty())
+      block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
     block += "  reproduce: " + f.reproduce + "\n";
     options_.print(block);
   }

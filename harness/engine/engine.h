@@ -37,13 +37,18 @@ struct Failure {
   std::string key, case_name;
   Outcome outcome = Outcome::Failed;
   std::string detail;
-  std::string repro;      // the case file
-  std::string shrunk;     // the shrunk case file, when shrinking found a smaller one
-  std::string sequence;   // state-dependent failures: the .jsonl of cases that reproduces it in one process
+  std::string repro;     // the case file
+  std::string shrunk;    // the shrunk case file, when shrinking found a smaller one
+  std::string sequence;  // state-dependent failures: the .jsonl of cases that reproduces it in one process
   size_t sequence_length = 0;
   // Whether the failure came back when the case ran alone in a fresh backend process (unknown:
   // not checked, as for a second hang of a run).
-  enum class Confirmation { Reproduced, StateDependent, NotReproduced, Unchecked } confirmation = Confirmation::Unchecked;
+  enum class Confirmation {
+    Reproduced,
+    StateDependent,
+    NotReproduced,
+    Unchecked
+  } confirmation = Confirmation::Unchecked;
   std::string reproduce;  // the command line
   uint64_t seed = 0;
   std::string backend_output;  // what the backend printed during the failing call (capped)
@@ -61,8 +66,8 @@ struct EngineOptions {
   bool isolated = false;
   std::string in_flight = "in-flight";  // the in-flight file's name (one per parallel worker)
   double shrink_seconds = 1;
-  int max_shrinks = 10;        // failures shrunk per run (the first ones)
-  int max_hang_confirms = 1;   // hangs confirmed and shrunk per run: each step may cost a deadline
+  int max_shrinks = 10;       // failures shrunk per run (the first ones)
+  int max_hang_confirms = 1;  // hangs confirmed and shrunk per run: each step may cost a deadline
   double hang_shrink_seconds = 30;
   bool confirm = true;
   // What a failure block is printed with (above any progress line); null: not printed.
@@ -114,7 +119,8 @@ class Engine {
 };
 
 // The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).
-std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend);
+std::string reproduce_command(const std::string& program, const std::string& file,
+                              const std::string& backend);
 // A file-name-safe form of a work item key.
 std::string file_safe(const std::string& key);
 

@@ -123,8 +123,8 @@ namespace {
 // One worker: every `stride`-th index from `first`, on its own backend and engine.
 FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const FuzzOptions& options,
                       const FuzzPlanner& planner, uint64_t first, uint64_t stride, unsigned worker,
-                      std::atomic<uint64_t>& done, std::atomic<uint64_t>& failed, const Clock::time_point start,
-                      std::mutex& progress_lock) {
+                      std::atomic<uint64_t>& done, std::atomic<uint64_t>& failed,
+                      const Clock::time_point start, std::mutex& progress_lock) {
   FuzzResult result;
   std::unique_ptr<Backend> under_test = make_backend();
   if (!under_test) return result;
@@ -133,7 +133,9 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
   eo.max_shrinks = 1 << 20;  // every fuzz failure is shrunk within its time cap
   eo.in_flight = "in-flight-" + std::to_string(worker);
   Engine engine(*under_test, oracle, make_backend, eo);
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
   for (uint64_t index = first;; index += stride) {
     if (options.duration_seconds) {
       if (seconds_since(start) >= *options.duration_seconds) break;
@@ -204,8 +206,8 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
   std::vector<std::thread> workers;
   for (unsigned w = 0; w < jobs; ++w)
     workers.emplace_back([&, w] {
-      parts[w] = run_worker(make_backend, oracle, options, planner, options.shard_index + shards * w, shards * jobs,
-                            w, done, failed, start, progress_lock);
+      parts[w] = run_worker(make_backend, oracle, options, planner, options.shard_index + shards * w,
+                            shards * jobs, w, done, failed, start, progress_lock);
     });
   for (auto& t : workers) t.join();
   FuzzResult result;

@@ -58,7 +58,8 @@ class FuzzPlanner {
   const std::vector<FeatureLevel>& levels() const { return levels_; }
 
  private:
-  std::optional<FeatureLevel> level_for_rule(const std::string& rule, FeatureLevel preferred, bool invalid) const;
+  std::optional<FeatureLevel> level_for_rule(const std::string& rule, FeatureLevel preferred,
+                                             bool invalid) const;
   FuzzOptions options_;
   std::vector<FeatureLevel> levels_;
   std::map<FeatureLevel, std::vector<props::CellTarget>> targets_;
@@ -89,7 +90,7 @@ struct FuzzResult {
   std::map<std::string, uint64_t> outcomes;   // "passed" -> n
   std::map<std::string, ClassStats> classes;  // "valid" -> n, time (as the validator classified)
   std::map<std::string, uint64_t> ranks, types, ops, modes;  // distribution of generated cases
-  std::map<uint32_t, DimensionStats> dimensions;              // valid cases, by output rank
+  std::map<uint32_t, DimensionStats> dimensions;             // valid cases, by output rank
   Coverage coverage;
   std::vector<FuzzFailure> failures;  // in index order
   std::vector<FeatureLevel> levels;

@@ -4,8 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "report.h"
 #include "markup.h"
+#include "report.h"
 #include "report_matrix.h"
 
 namespace dmlcert::cert {

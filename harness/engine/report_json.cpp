@@ -11,7 +11,8 @@ using json = nlohmann::ordered_json;
 
 json counts_json(const Counts& c) {
   json j = json::object();
-  for (int i = 0; i < kOutcomeCount; ++i) j[std::string(name(static_cast<Outcome>(i)))] = c[static_cast<size_t>(i)];
+  for (int i = 0; i < kOutcomeCount; ++i)
+    j[std::string(name(static_cast<Outcome>(i)))] = c[static_cast<size_t>(i)];
   return j;
 }
 

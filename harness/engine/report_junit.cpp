@@ -2,8 +2,8 @@
 // and per rule; a cell or rule that did not pass is a <failure> naming its repro files.
 #include <sstream>
 
-#include "report.h"
 #include "markup.h"
+#include "report.h"
 #include "report_matrix.h"
 
 namespace dmlcert::cert {

@@ -7,8 +7,8 @@
 namespace dmlcert::cert {
 namespace {
 // Worst first.
-constexpr Outcome kSeverity[] = {Outcome::Crash,  Outcome::Timeout,    Outcome::Oob,
-                                 Outcome::LateWrite, Outcome::Limit,   Outcome::Failed,
+constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout,       Outcome::Oob,
+                                 Outcome::LateWrite,  Outcome::Limit,         Outcome::Failed,
                                  Outcome::Mistrusted, Outcome::Unimplemented, Outcome::Passed};
 uint64_t n(const Counts& c, Outcome o) {
   return c[static_cast<size_t>(o)];

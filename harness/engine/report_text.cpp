@@ -12,7 +12,8 @@ std::string to_text(const Report& r) {
   std::vector<MatrixRow> rows = build_matrix(r);
   size_t width = 8;
   for (const auto& row : rows) width = std::max(width, row.label.size());
-  out << "Support matrix at level " << name(r.level) << " (P passed, F failed, C crash, T timeout, O oob, W late-write, L limit, "
+  out << "Support matrix at level " << name(r.level)
+      << " (P passed, F failed, C crash, T timeout, O oob, W late-write, L limit, "
       << "U unimplemented, M mistrusted, - not run, blank: not in the table)\n";
   out << std::string(width, ' ');
   for (DataType t : kAllDataTypes)

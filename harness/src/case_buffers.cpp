@@ -7,44 +7,65 @@
 namespace dmlcert {
 namespace {
 
+constexpr std::byte kGuardFill{0x5A};
+
+// Each role's memory is its binding followed by kHeapGuardBytes of kGuardFill.
 class HeapCaseBuffers final : public CaseBuffers {
  public:
   explicit HeapCaseBuffers(const OperatorDesc& op) : output_desc_(*tensor(op, Role::OUTPUT)) {}
 
   Bindings bindings() override {
-    auto in = [this](Role r) {
-      const Bytes& b = memory_[static_cast<size_t>(r)];
-      return ConstBuffer{b.data(), b.size()};
-    };
-    Bytes& out = memory_[static_cast<size_t>(Role::OUTPUT)];
-    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES), MutableBuffer{out.data(), out.size()}};
+    auto in = [this](Role r) { return ConstBuffer{memory_[index(r)].data(), size_[index(r)]}; };
+    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES),
+                    MutableBuffer{memory_[index(Role::OUTPUT)].data(), size_[index(Role::OUTPUT)]}};
   }
-  Bytes output() const override { return from_memory(output_desc_, memory_[static_cast<size_t>(Role::OUTPUT)]); }
+  Bytes output() const override {
+    return from_memory(output_desc_, std::span<const std::byte>(memory_[index(Role::OUTPUT)].data(),
+                                                                size_[index(Role::OUTPUT)]));
+  }
   bool output_untouched() const override {
-    const Bytes& out = memory_[static_cast<size_t>(Role::OUTPUT)];
-    return std::all_of(out.begin(), out.end(), [](std::byte b) { return b == kOutputFill; });
+    const std::byte* out = memory_[index(Role::OUTPUT)].data();
+    return std::all_of(out, out + size_[index(Role::OUTPUT)], [](std::byte b) { return b == kOutputFill; });
   }
   bool inputs_intact() const override {
     for (Role r : {Role::INPUT, Role::INDICES, Role::UPDATES})
-      if (memory_[static_cast<size_t>(r)] != pristine_[static_cast<size_t>(r)]) return false;
+      if (memory_[index(r)] != pristine_[index(r)]) return false;
+    return true;
+  }
+  bool guards_intact() const override {
+    for (size_t i = 0; i < kRoleCount; ++i) {
+      const Bytes& m = memory_[i];
+      if (!std::all_of(m.begin() + static_cast<ptrdiff_t>(size_[i]), m.end(),
+                       [](std::byte b) { return b == kGuardFill; }))
+        return false;
+    }
     return true;
   }
 
   void place_input(Role r, Bytes memory) {
-    pristine_[static_cast<size_t>(r)] = memory;
-    memory_[static_cast<size_t>(r)] = std::move(memory);
+    size_[index(r)] = memory.size();
+    memory.resize(memory.size() + kHeapGuardBytes, kGuardFill);
+    pristine_[index(r)] = memory;
+    memory_[index(r)] = std::move(memory);
   }
-  void place_output(uint64_t bytes) { memory_[static_cast<size_t>(Role::OUTPUT)].assign(bytes, kOutputFill); }
+  void place_output(uint64_t bytes) {
+    size_[index(Role::OUTPUT)] = bytes;
+    Bytes& out = memory_[index(Role::OUTPUT)];
+    out.assign(bytes, kOutputFill);
+    out.resize(bytes + kHeapGuardBytes, kGuardFill);
+  }
 
  private:
+  static size_t index(Role r) { return static_cast<size_t>(r); }
   TensorDesc output_desc_;
   std::array<Bytes, kRoleCount> memory_, pristine_;
+  std::array<uint64_t, kRoleCount> size_{};
 };
 
 }  // namespace
 
 std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, CaseClass case_class,
-                                                             uint64_t max_bytes, std::string* why) {
+                                                              uint64_t max_bytes, std::string* why) {
   std::array<uint64_t, kRoleCount> sizes{};
   for (Role r : roles(op_kind(c.op))) {
     const TensorDesc& t = *tensor(c.op, r);
@@ -54,7 +75,8 @@ std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, Cas
                ", more than the buffer cap of " + std::to_string(max_bytes) + " bytes";
       return std::nullopt;
     }
-    const uint64_t cap = case_class == CaseClass::Invalid ? std::min(max_bytes, kInvalidCaseBindingCap) : max_bytes;
+    const uint64_t cap =
+        case_class == CaseClass::Invalid ? std::min(max_bytes, kInvalidCaseBindingCap) : max_bytes;
     sizes[static_cast<size_t>(r)] = std::min(t.total_bytes, cap);
   }
   return sizes;

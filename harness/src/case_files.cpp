@@ -41,13 +41,15 @@ bool read_file(const std::string& path, uint64_t limit, std::string* text, std::
   if (::fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       ::close(fd);
-      *why = "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to `replay`)";
+      *why =
+          "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to "
+          "`replay`)";
       return false;
     }
     if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
       ::close(fd);
-      *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " + std::to_string(limit) +
-             " (--max-file-bytes)";
+      *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+             std::to_string(limit) + " (--max-file-bytes)";
       return false;
     }
   }
@@ -73,7 +75,8 @@ bool read_file(const std::string& path, uint64_t limit, std::string* text, std::
   return true;
 }
 
-void load_jsonl(const std::string& path, const std::string& text, const ReadLimits& limits, LoadedCases& out) {
+void load_jsonl(const std::string& path, const std::string& text, const ReadLimits& limits,
+                LoadedCases& out) {
   size_t line_no = 0, begin = 0, cases = 0;
   while (begin <= text.size()) {
     size_t end = text.find('\n', begin);
@@ -82,8 +85,9 @@ void load_jsonl(const std::string& path, const std::string& text, const ReadLimi
     const std::string_view line(text.data() + begin, end - begin);
     if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
       if (++cases > limits.max_cases) {
-        out.errors.push_back({path, "line " + std::to_string(line_no),
-                              "more than " + std::to_string(limits.max_cases) + " cases in one file; the rest is not read"});
+        out.errors.push_back(
+            {path, "line " + std::to_string(line_no),
+             "more than " + std::to_string(limits.max_cases) + " cases in one file; the rest is not read"});
         return;
       }
       CaseError e;
@@ -124,9 +128,11 @@ void collect_case_files(const fs::path& dir, std::vector<std::string>& files, st
     if (it->is_regular_file(type_ec))
       files.push_back(f);
     else
-      errors.push_back(CaseError{f, "(file)", it->is_symlink(type_ec) ? "a link to nothing" : "not a regular file"});
+      errors.push_back(
+          CaseError{f, "(file)", it->is_symlink(type_ec) ? "a link to nothing" : "not a regular file"});
   }
-  if (ec) errors.push_back(CaseError{dir.string(), "(file)", "cannot list the whole directory: " + ec.message()});
+  if (ec)
+    errors.push_back(CaseError{dir.string(), "(file)", "cannot list the whole directory: " + ec.message()});
 }
 
 }  // namespace
@@ -177,7 +183,8 @@ bool write_case_file(const std::string& path, const Case& c, std::string* error)
   };
   // A unique sibling name, so the rename stays within one file system and is atomic.
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   const std::string text = ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -132,7 +132,8 @@ class Fields {
  public:
   Fields(const json& v, std::string path, const std::vector<std::string_view>& known, std::string_view what)
       : v_(v), path_(std::move(path)) {
-    if (!v.is_object()) fail(path_.empty() ? "(root)" : path_, "expected " + std::string(what) + ", got " + describe(v));
+    if (!v.is_object())
+      fail(path_.empty() ? "(root)" : path_, "expected " + std::string(what) + ", got " + describe(v));
     for (const auto& [key, value] : v.items())
       if (std::find(known.begin(), known.end(), key) == known.end())
         fail(join(path_, key), "unknown field; expected one of " + quoted_list(known));
@@ -162,11 +163,12 @@ std::string sizes_text(const Sizes& sizes) {
 
 // Logical row-major data for t; its length is checked against the sizes.
 Bytes decode_data(const TensorDesc& t, const json& v, const std::string& path) {
-  if (!v.is_array()) fail(path, "expected an array of " + std::string(name(t.type)) + " values, got " + describe(v));
+  if (!v.is_array())
+    fail(path, "expected an array of " + std::string(name(t.type)) + " values, got " + describe(v));
   const uint64_t count = element_count(t.sizes).value_or(0);  // sizes were checked already
   if (v.size() != count)
-    fail(path, "expected " + std::to_string(count) + " elements for sizes " + sizes_text(t.sizes) +
-                   ", got " + std::to_string(v.size()));
+    fail(path, "expected " + std::to_string(count) + " elements for sizes " + sizes_text(t.sizes) + ", got " +
+                   std::to_string(v.size()));
   const size_t es = element_size(t.type);
   Bytes out(v.size() * es);
   for (size_t i = 0; i < v.size(); ++i)
@@ -188,7 +190,8 @@ void check_aliased_elements(const TensorDesc& t, const Bytes& data, const std::s
     auto [it, inserted] = first_at.try_emplace(off, i);
     if (!inserted && std::memcmp(data.data() + it->second * es, data.data() + i * es, es) != 0)
       fail(at(path, i), "elements " + sizes_text(unravel(it->second, t.sizes)) + " and " +
-                            sizes_text(unravel(i, t.sizes)) + " share memory (element offset " + std::to_string(off) +
+                            sizes_text(unravel(i, t.sizes)) + " share memory (element offset " +
+                            std::to_string(off) +
                             ") through the strides, so they must be equal, but they differ");
     ++i;
   });
@@ -249,7 +252,8 @@ void parse_tensors(OperatorDesc& desc, InputData& data, const json& v, const std
 }
 
 Tolerance parse_tolerance(const json& v, const std::string& path) {
-  const Fields f(v, path, {"ulp", "abs", "rel"}, "a tolerance object, {\"ulp\": N} or {\"abs\": x, \"rel\": y}");
+  const Fields f(v, path, {"ulp", "abs", "rel"},
+                 "a tolerance object, {\"ulp\": N} or {\"abs\": x, \"rel\": y}");
   Tolerance t;
   auto non_negative = [&](std::string_view key) -> std::optional<double> {
     const json* x = f.optional(key);
@@ -261,7 +265,8 @@ Tolerance parse_tolerance(const json& v, const std::string& path) {
   if (const json* u = f.optional("ulp")) t.ulp = u64(*u, f.path("ulp"));
   t.abs = non_negative("abs");
   t.rel = non_negative("rel");
-  if (t.ulp && (t.abs || t.rel)) fail(path, "expected either {\"ulp\": N} or {\"abs\": x, \"rel\": y}, not both");
+  if (t.ulp && (t.abs || t.rel))
+    fail(path, "expected either {\"ulp\": N} or {\"abs\": x, \"rel\": y}, not both");
   if (!t.ulp && !t.abs && !t.rel) fail(path, "expected {\"ulp\": N} or {\"abs\": x, \"rel\": y}, got {}");
   return t;
 }
@@ -327,7 +332,8 @@ Case parse_root(const json& root) {
     // Unknown rule IDs are not malformed (a newer catalog may have them); corpora are checked
     // against the catalog separately.
     if (!v->is_array()) fail("violates", "expected an array of rule ID strings, got " + describe(*v));
-    for (size_t i = 0; i < v->size(); ++i) c.violates.push_back(str((*v)[i], at("violates", i), "a rule ID string"));
+    for (size_t i = 0; i < v->size(); ++i)
+      c.violates.push_back(str((*v)[i], at("violates", i), "a rule ID string"));
     if (c.expect == CaseClass::Valid && !c.violates.empty())
       fail("violates", "a valid case violates no rule; use expect \"invalid\" or \"unspecified\"");
   }

@@ -36,7 +36,8 @@ ojson params_json(const OperatorDesc& desc) {
   ojson p = ojson::object();
   visit(desc, [&](const auto& d) {
     using D = std::decay_t<decltype(d)>;
-    for_each_param_field<D>([&](const auto& field) { p[std::string(field.key)] = param_json(d.*field.member); });
+    for_each_param_field<D>(
+        [&](const auto& field) { p[std::string(field.key)] = param_json(d.*field.member); });
   });
   return p;
 }

@@ -4,12 +4,14 @@
 
 namespace dmlcert {
 namespace {
-constexpr std::array<std::string_view, kDataTypeCount> kNames = {
-    "FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16",
-    "INT8",    "UINT64",  "UINT32",  "UINT16", "UINT8"};
+constexpr std::array<std::string_view, kDataTypeCount> kNames = {"FLOAT64", "FLOAT32", "FLOAT16", "INT64",
+                                                                 "INT32",   "INT16",   "INT8",    "UINT64",
+                                                                 "UINT32",  "UINT16",  "UINT8"};
 }
 
-std::string_view name(DataType t) { return kNames.at(static_cast<size_t>(t)); }
+std::string_view name(DataType t) {
+  return kNames.at(static_cast<size_t>(t));
+}
 
 std::optional<DataType> parse_data_type(std::string_view s) {
   for (DataType t : kAllDataTypes)
@@ -29,7 +31,9 @@ bool is_signed_integer(DataType t) {
   return t == DataType::INT64 || t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8;
 }
 
-bool is_integer(DataType t) { return !is_float(t); }
+bool is_integer(DataType t) {
+  return !is_float(t);
+}
 
 }  // namespace dmlcert
 
@@ -69,10 +73,14 @@ void from_double(DataType t, double v, std::byte* p) {
     } else {
       const double r = std::nearbyint(v);
       T out;
-      if (std::isnan(r)) out = 0;
-      else if (r <= static_cast<double>(std::numeric_limits<T>::lowest())) out = std::numeric_limits<T>::lowest();
-      else if (r >= static_cast<double>(std::numeric_limits<T>::max())) out = std::numeric_limits<T>::max();
-      else out = static_cast<T>(r);
+      if (std::isnan(r))
+        out = 0;
+      else if (r <= static_cast<double>(std::numeric_limits<T>::lowest()))
+        out = std::numeric_limits<T>::lowest();
+      else if (r >= static_cast<double>(std::numeric_limits<T>::max()))
+        out = std::numeric_limits<T>::max();
+      else
+        out = static_cast<T>(r);
       store<T>(p, out);
     }
   });

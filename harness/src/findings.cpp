@@ -20,7 +20,8 @@ void Findings::add(Kept& k, std::string_view rule, std::string message) {
 std::vector<Violation> Findings::take(Kept& k) {
   for (const auto& [rule, n] : k.counts)
     if (n > kReportedPerRule)
-      k.list.push_back({rule, "... and " + std::to_string(n - kReportedPerRule) + " more " + rule + " findings"});
+      k.list.push_back(
+          {rule, "... and " + std::to_string(n - kReportedPerRule) + " more " + rule + " findings"});
   k.counts.clear();
   return std::move(k.list);
 }

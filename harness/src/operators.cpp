@@ -27,7 +27,8 @@ const std::array<Entry, kOpCount>& entries() {
         e.roles.push_back(field.role);
         e.sources.push_back(field.type_source);
       });
-      for_each_param_field<D>([&](const auto& field) { e.has_function |= field.kind == ParamKind::Function; });
+      for_each_param_field<D>(
+          [&](const auto& field) { e.has_function |= field.kind == ParamKind::Function; });
     });
     return t;
   }();

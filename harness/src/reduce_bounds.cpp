@@ -12,12 +12,12 @@
 // (1+d) factors. Every bound starts from the error E of the backend's value before its final
 // rounding to the output type.
 //
-// SPEC.md ("Numbers", SUM) adds one ulp of the output type to E, because the reference is the
+// docs/semantics.md ("Numbers", SUM) adds one ulp of the output type to E, because the reference is the
 // exact result x rounded once and the backend rounds its own value s once more. The same
 // argument, kept exact instead of bounded, gives a tighter and still sound rule: |s - x| <= E,
 // and round-to-nearest-even is monotonic, so the backend's result RN(s) lies in
 // [RN(x - E), RN(x + E)]. That interval is what a result is checked against. It is never wider
-// than SPEC.md's E + 1 ulp around the reference, and where no rounding midpoint lies within E
+// than docs/semantics.md's E + 1 ulp around the reference, and where no rounding midpoint lies within E
 // of x it is a single value, which catches a final rounding toward zero that E + 1 ulp lets
 // through.
 
@@ -66,14 +66,14 @@ double pre_rounding_error(ReduceFunction f, const GroupStats& s, double u, doubl
   const double n = s.n;
   const double sum_abs = static_cast<double>(s.sum_abs);
   // Gradual underflow adds an absolute error of at most half the smallest subnormal per
-  // operation; SPEC.md keeps valid data away from it, and this term keeps that a non-issue.
+  // operation; docs/semantics.md keeps valid data away from it, and this term keeps that a non-issue.
   const double underflow = n * tiny;
   switch (f) {
     case ReduceFunction::SUM:
     case ReduceFunction::L1:
       // Recursive summation of N terms in any order and any tree shape: every term passes
       // through at most N-1 additions, so |s_hat - S| <= gamma(N-1) * sum|x_i| (Higham 4.2).
-      // To first order this is SPEC.md's (N-1)*u_acc*sum|x|. L1 sums |x_i|; abs is exact.
+      // To first order this is docs/semantics.md's (N-1)*u_acc*sum|x|. L1 sums |x_i|; abs is exact.
       return gamma(n - 1, u) * sum_abs + underflow;
     case ReduceFunction::AVERAGE: {
       // q_hat = fl(s_hat / N), or s_hat * fl(1/N) (two roundings):
@@ -242,7 +242,7 @@ ReduceBounds reduce_error_bounds(const ReduceDesc& d, const Bytes& input, const 
     const ExactValue x = exact_value(d.function, stats);
     const Real reach = static_cast<Real>(e) + x.uncertainty;
     if (!std::isfinite(static_cast<double>(x.x)) || !std::isfinite(static_cast<double>(reach))) {
-      result.ranges.push_back({kNaN, kNaN});  // class U data, or no bound: SPEC.md's E + 1 ulp
+      result.ranges.push_back({kNaN, kNaN});  // class U data, or no bound: docs/semantics.md's E + 1 ulp
       continue;
     }
     result.ranges.push_back(

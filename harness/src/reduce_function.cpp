@@ -5,7 +5,8 @@
 namespace dmlcert {
 namespace {
 constexpr std::array<std::string_view, kReduceFunctionCount> kNames = {
-    "ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM", "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"};
+    "ARGMAX",      "ARGMIN", "AVERAGE", "L1",       "L2",  "LOG_SUM",
+    "LOG_SUM_EXP", "MAX",    "MIN",     "MULTIPLY", "SUM", "SUM_SQUARE"};
 }  // namespace
 
 bool is_valid(ReduceFunction f) {

@@ -11,7 +11,8 @@ std::vector<uint32_t> axis_set(const std::vector<uint32_t>& axes) {
   return s;
 }
 
-std::vector<std::vector<uint64_t>> reduction_groups(const Sizes& input_sizes, const std::vector<uint32_t>& axes) {
+std::vector<std::vector<uint64_t>> reduction_groups(const Sizes& input_sizes,
+                                                    const std::vector<uint32_t>& axes) {
   const auto reduced = axis_set(axes);
   auto is_reduced = [&](size_t i) { return std::binary_search(reduced.begin(), reduced.end(), i); };
   Sizes out_sizes = input_sizes;

@@ -44,7 +44,8 @@ std::string rule_list(const std::vector<Violation>& vs) {
 std::string status_text(const ExecResult& r) {
   std::string s(name(r.status));
   if (!r.message.empty()) s += ": " + r.message;
-  if (!r.violations.empty()) s += " [" + r.violations.front().rule + ": " + r.violations.front().message + "]";
+  if (!r.violations.empty())
+    s += " [" + r.violations.front().rule + ": " + r.violations.front().message + "]";
   return s;
 }
 
@@ -119,6 +120,8 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
     std::string why;
     admissible = oracle_.admissible_outputs(c, cls, &why);
     if (!admissible) return finish(r, Outcome::Mistrusted, why);
+    if (cls.case_class == CaseClass::Valid && admissible->empty())
+      return finish(r, Outcome::Mistrusted, "the oracle gave no output for a valid case");
   }
 
   // (4) Memory, (5) the call.
@@ -129,13 +132,16 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   r.executed = true;
   const ExecResult& exec = r.exec;
   if (auto o = fault_outcome(exec.fault))
-    return finish(r, *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
+    return finish(
+        r, *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
   if (!buffers->inputs_intact()) return finish(r, Outcome::Oob, "the backend wrote to an input buffer");
+  if (!buffers->guards_intact())
+    return finish(r, Outcome::Oob, "the backend wrote past the end of a binding");
   // A rejection, in any class, leaves every output byte (padding included) as it was.
   if (exec.status != Status::Ok && !buffers->output_untouched())
     return finish(r, Outcome::Failed,
-                  std::string(name(cls.case_class)) + " case was rejected (" + std::string(name(exec.status)) +
-                      ") but output bytes were written");
+                  std::string(name(cls.case_class)) + " case was rejected (" +
+                      std::string(name(exec.status)) + ") but output bytes were written");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) r.output = buffers->output();
 
   // (6) The verdict.
@@ -152,14 +158,16 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
         std::vector<std::string> wanted = c.violates;
         if (wanted.empty())
           for (const Violation& v : cls.findings) wanted.push_back(v.rule);
-        const bool named = std::any_of(exec.violations.begin(), exec.violations.end(), [&](const Violation& v) {
-          return std::find(wanted.begin(), wanted.end(), v.rule) != wanted.end();
-        });
+        const bool named =
+            std::any_of(exec.violations.begin(), exec.violations.end(), [&](const Violation& v) {
+              return std::find(wanted.begin(), wanted.end(), v.rule) != wanted.end();
+            });
         if (!named) {
           std::string want;
           for (const std::string& w : wanted) want += (want.empty() ? "" : ", ") + w;
           return finish(r, Outcome::Failed,
-                        "rejected, but reported rules [" + (exec.violations.empty() ? "none" : rule_list(exec.violations)) +
+                        "rejected, but reported rules [" +
+                            (exec.violations.empty() ? "none" : rule_list(exec.violations)) +
                             "] name none of [" + want + "]");
         }
       }
@@ -178,14 +186,17 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
       return finish(r, Outcome::Passed, "");
     }
     case CaseClass::Valid: {
-      if (exec.status != Status::Ok) return finish(r, Outcome::Failed, "valid case got status " + status_text(exec));
+      if (exec.status != Status::Ok)
+        return finish(r, Outcome::Failed, "valid case got status " + status_text(exec));
       Bytes expected = std::move(admissible->front());
       if (c.expected_output && !options_.oracle_is_under_test) {
         // A case file's expected output is only as good as its agreement with the oracle.
-        const CompareResult agree = compare(out, expectation_for(c, *c.expected_output, options_.profile), expected);
+        const CompareResult agree =
+            compare(out, expectation_for(c, *c.expected_output, options_.profile), expected);
         if (!agree.ok)
-          return finish(r, Outcome::Mistrusted,
-                        "the reference backend disagrees with the case's expected_output: " + agree.summary());
+          return finish(
+              r, Outcome::Mistrusted,
+              "the reference backend disagrees with the case's expected_output: " + agree.summary());
       }
       if (c.expected_output) expected = *c.expected_output;
       const CompareResult cmp = compare(out, expectation_for(c, expected, options_.profile), *r.output);

@@ -42,7 +42,8 @@ std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindin
     const auto need = min_implied_bytes(*tensor(desc, role));
     if (!need || buffer.data == nullptr || buffer.size < *need)
       out.push_back({"T.TOTAL_BYTES", "the " + std::string(name(role)) + " binding holds " +
-                                          std::to_string(buffer.size) + " bytes, fewer than the minimum implied size " +
+                                          std::to_string(buffer.size) +
+                                          " bytes, fewer than the minimum implied size " +
                                           (need ? std::to_string(*need) : std::string("(overflows)"))});
   }
   return out;

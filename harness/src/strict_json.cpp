@@ -63,7 +63,8 @@ class Builder {
   bool start_object(size_t) { return open(json::object()); }
   bool key(std::string& k) {
     Frame& f = stack_.back();
-    if (f.value->contains(k)) return fail(path() + (path().empty() ? "" : ".") + k, "duplicate key \"" + k + "\"");
+    if (f.value->contains(k))
+      return fail(path() + (path().empty() ? "" : ".") + k, "duplicate key \"" + k + "\"");
     f.key = std::move(k);
     return true;
   }
@@ -72,7 +73,8 @@ class Builder {
   bool end_array() { return close(); }
   bool parse_error(size_t position, const std::string& token, const nlohmann::detail::exception& e) {
     std::string what = e.what();
-    if (!what.empty() && what[0] == '[') what.erase(0, what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2);
+    if (!what.empty() && what[0] == '[')
+      what.erase(0, what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2);
     if (e.id == 406)  // a number out of range ("1e400")
       return fail(current_path(), "the number " + token + " is out of range");
     return fail("(root)", "invalid JSON at byte " + std::to_string(position) + ": " + what);

@@ -12,8 +12,9 @@ std::vector<uint64_t> packed_strides(const Sizes& sizes) {
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
     // Saturate: a packed tensor this large fails T.ELEMENT_LIMIT long before this matters.
-    s = (sizes[i] != 0 && s > std::numeric_limits<uint64_t>::max() / sizes[i]) ? std::numeric_limits<uint64_t>::max()
-                                                                              : s * sizes[i];
+    s = (sizes[i] != 0 && s > std::numeric_limits<uint64_t>::max() / sizes[i])
+            ? std::numeric_limits<uint64_t>::max()
+            : s * sizes[i];
   }
   return strides;
 }

@@ -126,8 +126,9 @@ std::optional<std::string> output_alias(const TensorDesc& t) {
       }
       return c;
     };
-    return "tensors.output.strides " + list(strides) + " map coordinates " + list(coord(offsets[j - 1].second)) +
-           " and " + list(coord(offsets[j].second)) + " to element offset " + std::to_string(offsets[j].first);
+    return "tensors.output.strides " + list(strides) + " map coordinates " +
+           list(coord(offsets[j - 1].second)) + " and " + list(coord(offsets[j].second)) +
+           " to element offset " + std::to_string(offsets[j].first);
   }
   return std::nullopt;
 }
@@ -142,20 +143,21 @@ void check_tensor(Findings& f, Role role, const TensorDesc& t, const std::option
   if (s && !s->allows(t.type)) {
     std::string allowed;
     for (DataType d : s->types) allowed += (allowed.empty() ? "" : " ") + std::string(name(d));
-    f.invalid("T.DTYPE",
-              p + ".type is " + std::string(name(t.type)) + "; " + std::string(where) + " supports " + allowed);
+    f.invalid("T.DTYPE", p + ".type is " + std::string(name(t.type)) + "; " + std::string(where) +
+                             " supports " + allowed);
   }
   for (size_t i = 0; i < t.sizes.size(); ++i)
     if (t.sizes[i] == 0) f.invalid("T.SIZE_ZERO", p + ".sizes[" + std::to_string(i) + "] is 0");
   if (!strides_match_rank(t))
-    f.invalid("T.STRIDES_COUNT", p + ".strides has " + std::to_string(t.strides->size()) + " entries but " + p +
-                                     ".sizes has " + std::to_string(t.sizes.size()));
+    f.invalid("T.STRIDES_COUNT", p + ".strides has " + std::to_string(t.strides->size()) + " entries but " +
+                                     p + ".sizes has " + std::to_string(t.sizes.size()));
   const auto span = exact_span(t);
   if (span && *span > kElementLimit)
     f.invalid("T.ELEMENT_LIMIT", p + ": dot(sizes-1, strides)+1 is " + checks::to_string(*span) +
                                      ", above 2^32-1 = " + std::to_string(kElementLimit));
   if (t.total_bytes % 4 != 0)
-    f.invalid("T.TOTAL_BYTES", p + ".total_bytes is " + std::to_string(t.total_bytes) + ", not a multiple of 4");
+    f.invalid("T.TOTAL_BYTES",
+              p + ".total_bytes is " + std::to_string(t.total_bytes) + ", not a multiple of 4");
   if (span) {
     const u128 min_bytes = (*span * element_size(t.type) + 3) / 4 * 4;
     if (t.total_bytes < min_bytes)

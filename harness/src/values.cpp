@@ -35,7 +35,8 @@ T default_quiet_nan() {
 
 std::string hex_bits(uint64_t bits, size_t bytes) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes), static_cast<unsigned long long>(bits));
+  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes),
+                static_cast<unsigned long long>(bits));
   return buf;
 }
 
@@ -72,14 +73,15 @@ std::string double_text(double d) {
 template <class T>
 std::string integer_range(DataType t) {
   const std::string n(name(t));
-  return (n[0] == 'I' ? "an " : "a ") + n + " integer (" + std::to_string(std::numeric_limits<T>::min()) + ".." +
-         std::to_string(std::numeric_limits<T>::max()) + ")";
+  return (n[0] == 'I' ? "an " : "a ") + n + " integer (" + std::to_string(std::numeric_limits<T>::min()) +
+         ".." + std::to_string(std::numeric_limits<T>::max()) + ")";
 }
 
 // "0x..." gives an element's raw bit pattern (NaN payloads); any type may use it.
 template <class T>
 bool decode_bits(const std::string& s, std::byte* out) {
-  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > 2 * sizeof(T)) return false;
+  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() - 2 > 2 * sizeof(T))
+    return false;
   uint64_t bits = 0;
   for (size_t i = 2; i < s.size(); ++i) {
     const char c = s[i];
@@ -177,7 +179,8 @@ std::optional<std::string> decode_element(DataType type, const nlohmann::json& v
       }
     }
     if constexpr (is_float_v<T>) {
-      const std::string expected = "a " + tname + " number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern";
+      const std::string expected =
+          "a " + tname + " number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern";
       if (!v.is_number()) return expected;
       // Round once from the JSON number to T: integers go straight to T (int64 -> double ->
       // float could round twice); FLOAT16 goes through round_to_half, never through float.

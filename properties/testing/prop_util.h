@@ -2,12 +2,12 @@
 // running one case on one backend to get its logical output.
 #pragma once
 
+#include <rapidcheck.h>
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <rapidcheck.h>
 
 #include "dmlcert/backend.h"
 #include "dmlcert/case.h"

@@ -5,7 +5,6 @@
 namespace dmlcert::mutants {
 namespace {
 
-
 class GatherElementsAxisFromEnd final : public PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
                                     const Bindings& b) override {

@@ -5,7 +5,6 @@
 namespace dmlcert::mutants {
 namespace {
 
-
 void copy_through_add(DataType t, std::byte* dst, const std::byte* src) {
   dispatch(t, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "dmlcert/backend.h"
-#include "dmlcert/reduce_groups.h"
 #include "dmlcert/indices.h"
+#include "dmlcert/reduce_groups.h"
 #include "dmlcert/rules.h"
 #include "dmlcert/validate.h"
 #include "mutant_catalog.h"
@@ -54,7 +54,8 @@ struct ScatterPlan {
   std::optional<Violation> error;
 };
 inline ScatterPlan plan_scatter_nd(const ScatterNdDesc& d, FeatureLevel level, ConstBuffer indices) {
-  auto planned = reference::detail::plan_scatter_nd(d, *d.geometry(), level, InputTensor(d.indices, indices.data));
+  auto planned =
+      reference::detail::plan_scatter_nd(d, *d.geometry(), level, InputTensor(d.indices, indices.data));
   if (auto* e = std::get_if<Violation>(&planned)) return {{}, *e};
   return {std::get<std::vector<reference::detail::ScatterWrite>>(planned), std::nullopt};
 }

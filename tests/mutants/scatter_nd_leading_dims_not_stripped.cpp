@@ -8,7 +8,6 @@
 namespace dmlcert::mutants {
 namespace {
 
-
 class ScatterNdLeadingDimsNotStripped final : public PatchedReference {
   std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
                                     const Bindings& b) override {

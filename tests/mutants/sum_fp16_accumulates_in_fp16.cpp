@@ -1,4 +1,4 @@
-// FLOAT16 SUM that accumulates in FLOAT16, rounding every partial sum to half precision (SPEC.md
+// FLOAT16 SUM that accumulates in FLOAT16, rounding every partial sum to half precision (docs/semantics.md
 // requires at least float32 under the default profile).
 #include "mutant_util.h"
 

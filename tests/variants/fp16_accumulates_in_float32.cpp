@@ -1,4 +1,4 @@
-// FLOAT16 SUM, AVERAGE, L1, SUM_SQUARE and L2 accumulated in float32 (the least SPEC.md's default
+// FLOAT16 SUM, AVERAGE, L1, SUM_SQUARE and L2 accumulated in float32 (the least docs/semantics.md's default
 // profile allows) instead of the reference's compensated long double.
 #include "float_sums.h"
 #include "variant_catalog.h"

@@ -1,5 +1,5 @@
 // Rejects every class U case: descriptors with an unspecified finding and data that breaks a
-// data rule (index ranges, duplicates, overflow, non-finite reduction input). SPEC.md lets a
+// data rule (index ranges, duplicates, overflow, non-finite reduction input). docs/semantics.md lets a
 // backend reject anything class U.
 #include <span>
 

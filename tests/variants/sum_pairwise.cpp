@@ -1,5 +1,5 @@
 // Float SUM, AVERAGE and L1 by pairwise (tree) summation in float32: a different order and tree
-// shape from the reference's, within SPEC.md's bound for any order.
+// shape from the reference's, within docs/semantics.md's bound for any order.
 #include "float_sums.h"
 #include "variant_catalog.h"
 

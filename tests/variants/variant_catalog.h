@@ -1,4 +1,4 @@
-// Legitimate variants: backends that differ from the reference where SPEC.md leaves room (the
+// Legitimate variants: backends that differ from the reference where docs/semantics.md leaves room (the
 // summation order, the accumulation type, class U behaviour). Each must certify; a harness that
 // fails one of them is stricter than the specification. Built as dmlcert_variant_<id>.
 #pragma once

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dmlcert/feature_level.h"
-#include "dmlcert/operators.h"
 #include "dmlcert/findings.h"
+#include "dmlcert/operators.h"
 
 namespace dmlcert {
 

@@ -36,20 +36,24 @@ class CaseBuffers {
   virtual bool output_untouched() const = 0;
   // Whether the input bindings still hold what was placed in them.
   virtual bool inputs_intact() const = 0;
+  // Whether nothing was written just past the end of a binding (heap buffers keep guard bytes
+  // there; guarded pages fault instead).
+  virtual bool guards_intact() const = 0;
 };
 
 // The size each role's binding gets: min(TotalTensorSizeInBytes, max_bytes), and at most
 // kInvalidCaseBindingCap for invalid cases. nullopt, with the reason, when a binding of a case
 // that is not invalid would be cut short (such a case cannot run faithfully and is skipped).
 std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, CaseClass case_class,
-                                                             uint64_t max_bytes, std::string* why);
+                                                              uint64_t max_bytes, std::string* why);
 // A role's input memory: the case's logical data placed through the descriptor's strides, in a
 // zeroed buffer of `bytes`.
 Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes);
 
 // Heap buffers: inputs hold the case's data placed through the descriptors' strides, the output
-// holds kOutputFill. Checks are by comparison after the call, so a stray write is found but not
-// stopped.
+// holds kOutputFill, and kHeapGuardBytes of a known pattern follow every binding. Checks are by
+// comparison after the call, so a stray write is found but not stopped.
+inline constexpr uint64_t kHeapGuardBytes = 64;
 std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,
                                                    std::string* why);
 

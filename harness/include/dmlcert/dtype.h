@@ -1,4 +1,4 @@
-// Data types of SPEC.md ("Types and feature levels") and the one place that maps a DataType
+// Data types of docs/semantics.md ("Types and feature levels") and the one place that maps a DataType
 // to its C++ element type.
 #pragma once
 
@@ -41,13 +41,15 @@ bool is_float(DataType t);
 bool is_signed_integer(DataType t);
 bool is_integer(DataType t);
 
-template <class T> struct type_tag {
+template <class T>
+struct type_tag {
   using type = T;
 };
 
 // Calls f(type_tag<T>{}) with the element type of t. Every per-type switch in the project goes
 // through here.
-template <class F> decltype(auto) dispatch(DataType t, F&& f) {
+template <class F>
+decltype(auto) dispatch(DataType t, F&& f) {
   switch (t) {
     case DataType::FLOAT64: return f(type_tag<double>{});
     case DataType::FLOAT32: return f(type_tag<float>{});
@@ -64,15 +66,20 @@ template <class F> decltype(auto) dispatch(DataType t, F&& f) {
   return f(type_tag<uint8_t>{});  // unreachable for a valid enum value
 }
 
-template <class T> inline constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, half>;
 
 // Unaligned element access: buffers come from users and plugins, so never dereference a cast.
-template <class T> inline T load(const std::byte* p) {
+template <class T>
+inline T load(const std::byte* p) {
   T v;
   std::memcpy(&v, p, sizeof(T));
   return v;
 }
-template <class T> inline void store(std::byte* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+template <class T>
+inline void store(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
 
 // Element value as double (exact for every type but 64-bit integers beyond 2^53).
 double to_double(DataType t, const std::byte* p);

@@ -24,7 +24,9 @@ class Findings {
  public:
   static constexpr size_t kReportedPerRule = 8;
   void invalid(std::string_view rule, std::string message) { add(invalid_, rule, std::move(message)); }
-  void unspecified(std::string_view rule, std::string message) { add(unspecified_, rule, std::move(message)); }
+  void unspecified(std::string_view rule, std::string message) {
+    add(unspecified_, rule, std::move(message));
+  }
   // Class I findings, then class U findings, each with the summaries of what was dropped.
   std::vector<Violation> take_invalid() { return take(invalid_); }
   std::vector<Violation> take_unspecified() { return take(unspecified_); }

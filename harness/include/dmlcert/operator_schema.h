@@ -76,13 +76,14 @@ struct ParamField {
 template <class Desc, class E, class Abi>
 constexpr auto per_dimension(std::string_view key, std::vector<E> Desc::*member, int64_t unit,
                              const E* Abi::*abi, uint32_t Abi::*count) {
-  return ParamField<Desc, std::vector<E>, Abi, const E*>{key, ParamKind::PerDimension, member, abi, count, unit};
+  return ParamField<Desc, std::vector<E>, Abi, const E*>{key, ParamKind::PerDimension, member, abi, count,
+                                                         unit};
 }
 template <class Desc, class Abi>
 constexpr auto axis_list(std::string_view key, std::vector<uint32_t> Desc::*member, const uint32_t* Abi::*abi,
                          uint32_t Abi::*count) {
   return ParamField<Desc, std::vector<uint32_t>, Abi, const uint32_t*>{key, ParamKind::AxisList, member, abi,
-                                                                      count};
+                                                                       count};
 }
 template <class Desc, class Abi>
 constexpr auto scalar(std::string_view key, ParamKind kind, uint32_t Desc::*member, uint32_t Abi::*abi) {

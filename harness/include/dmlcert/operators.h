@@ -97,7 +97,8 @@ template <class F>
 void for_each_operator_type(F&& f) {
   [&]<size_t... I>(std::index_sequence<I...>) {
     (f(type_tag<std::variant_alternative_t<I, OperatorDesc>>{}), ...);
-  }(std::make_index_sequence<kOpCount>{});
+  }
+  (std::make_index_sequence<kOpCount>{});
 }
 
 }  // namespace dmlcert

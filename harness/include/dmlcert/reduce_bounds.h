@@ -1,4 +1,4 @@
-// Error bounds for float reductions (SPEC.md, "Numbers"): for every output element, how far a
+// Error bounds for float reductions (docs/semantics.md, "Numbers"): for every output element, how far a
 // conforming backend's result may lie from the reference result, computed from the input
 // elements that output element reduces.
 #pragma once
@@ -27,7 +27,7 @@ double ulp(DataType t, double v);
 // has_error_bound(d), row-major over the output. `input` is the logical input data,
 // `reference_output` the logical reference result.
 struct ReduceBounds {
-  // SPEC.md's bound: E + 1 ulp of the output type around the reference (the final rounding is
+  // docs/semantics.md's bound: E + 1 ulp of the output type around the reference (the final rounding is
   // taken at the reference's magnitude plus E).
   std::vector<double> bounds;
   // The admissible closed interval [RN(x - E), RN(x + E)] around the exact result x; see

@@ -27,10 +27,10 @@ enum class ReduceFunction : uint32_t {
 };
 inline constexpr int kReduceFunctionCount = 12;
 inline constexpr ReduceFunction kAllReduceFunctions[kReduceFunctionCount] = {
-    ReduceFunction::ARGMAX,      ReduceFunction::ARGMIN,   ReduceFunction::AVERAGE, ReduceFunction::L1,
-    ReduceFunction::L2,          ReduceFunction::LOG_SUM,  ReduceFunction::LOG_SUM_EXP,
-    ReduceFunction::MAX,         ReduceFunction::MIN,      ReduceFunction::MULTIPLY,
-    ReduceFunction::SUM,         ReduceFunction::SUM_SQUARE};
+    ReduceFunction::ARGMAX,      ReduceFunction::ARGMIN, ReduceFunction::AVERAGE,
+    ReduceFunction::L1,          ReduceFunction::L2,     ReduceFunction::LOG_SUM,
+    ReduceFunction::LOG_SUM_EXP, ReduceFunction::MAX,    ReduceFunction::MIN,
+    ReduceFunction::MULTIPLY,    ReduceFunction::SUM,    ReduceFunction::SUM_SQUARE};
 
 bool is_valid(ReduceFunction f);
 std::string name(ReduceFunction f);  // "SUM", or "FUNCTION(99)" for an invalid value

@@ -15,7 +15,9 @@ inline constexpr int kRoleCount = 4;
 inline constexpr Role kAllRoles[kRoleCount] = {Role::INPUT, Role::INDICES, Role::UPDATES, Role::OUTPUT};
 std::string_view name(Role r);  // "input", "indices", "updates", "output" (case-file keys)
 std::optional<Role> parse_role(std::string_view s);
-inline constexpr bool is_input_role(Role r) { return r != Role::OUTPUT; }
+inline constexpr bool is_input_role(Role r) {
+  return r != Role::OUTPUT;
+}
 
 // Logical row-major data per input role (empty for roles the operator lacks).
 struct InputData {

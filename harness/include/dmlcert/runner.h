@@ -16,7 +16,18 @@ namespace dmlcert {
 
 // The result taxonomy (docs/design.md, "Outcomes"). Crash, Timeout, Oob, LateWrite and Limit
 // only come from isolated or guarded execution.
-enum class Outcome { Passed, Failed, Unimplemented, Skipped, Mistrusted, Crash, Timeout, Oob, LateWrite, Limit };
+enum class Outcome {
+  Passed,
+  Failed,
+  Unimplemented,
+  Skipped,
+  Mistrusted,
+  Crash,
+  Timeout,
+  Oob,
+  LateWrite,
+  Limit
+};
 inline constexpr int kOutcomeCount = 10;
 std::string_view name(Outcome o);  // "passed", "failed", ...
 std::optional<Outcome> parse_outcome(std::string_view s);

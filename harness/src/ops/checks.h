@@ -62,12 +62,12 @@ inline void check_same_rank(Findings& f, std::string_view rule, Role role, const
 inline void check_dtype_match(Findings& f, std::string_view rule, Role role, const TensorDesc& t,
                               const TensorDesc& input) {
   if (t.type != input.type)
-    f.invalid(rule, tensor_path(role) + ".type is " + std::string(name(t.type)) + " but tensors.input.type is " +
-                        std::string(name(input.type)));
+    f.invalid(rule, tensor_path(role) + ".type is " + std::string(name(t.type)) +
+                        " but tensors.input.type is " + std::string(name(input.type)));
 }
 
-inline void check_sizes_equal(Findings& f, std::string_view rule, Role role, const TensorDesc& t, Role other_role,
-                              const TensorDesc& other) {
+inline void check_sizes_equal(Findings& f, std::string_view rule, Role role, const TensorDesc& t,
+                              Role other_role, const TensorDesc& other) {
   if (t.sizes != other.sizes)
     f.invalid(rule, tensor_path(role) + ".sizes is " + list(t.sizes) + " but " + tensor_path(other_role) +
                         ".sizes is " + list(other.sizes));
@@ -79,9 +79,9 @@ struct ParamArray {
   std::string_view path;
   size_t size;
 };
-inline uint32_t check_param_dimcount(Findings& f, std::string_view rule, std::initializer_list<ParamArray> arrays,
-                                     const TensorDesc& input, const TensorDesc& output, const RankRange& range,
-                                     FeatureLevel level) {
+inline uint32_t check_param_dimcount(Findings& f, std::string_view rule,
+                                     std::initializer_list<ParamArray> arrays, const TensorDesc& input,
+                                     const TensorDesc& output, const RankRange& range, FeatureLevel level) {
   const ParamArray& first = *arrays.begin();
   for (const ParamArray& a : arrays)
     if (a.size != first.size)

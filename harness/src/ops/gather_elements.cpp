@@ -52,15 +52,15 @@ void GatherElementsDesc::validate(const GatherElementsDesc& d, FeatureLevel leve
   check_same_rank(f, "GATHERELEMENTS.DIMCOUNT", Role::INDICES, d.indices, what, rank);
   check_same_rank(f, "GATHERELEMENTS.DIMCOUNT", Role::OUTPUT, d.output, what, rank);
   if (d.axis >= rank)
-    f.invalid("GATHERELEMENTS.AXIS_RANGE", "params.axis is " + std::to_string(d.axis) + "; it must be below " +
-                                               std::to_string(rank) + " (tensors.input DimensionCount)");
+    f.invalid("GATHERELEMENTS.AXIS_RANGE", "params.axis is " + std::to_string(d.axis) +
+                                               "; it must be below " + std::to_string(rank) +
+                                               " (tensors.input DimensionCount)");
   for (size_t i = 0; d.indices.rank() == rank && i < rank; ++i)
     if (i != d.axis && d.indices.sizes[i] != d.input.sizes[i])
-      f.invalid("GATHERELEMENTS.INDICES_SHAPE", at("tensors.indices.sizes", i) + " is " +
-                                                    std::to_string(d.indices.sizes[i]) + " but " +
-                                                    at("tensors.input.sizes", i) + " is " +
-                                                    std::to_string(d.input.sizes[i]) + " (params.axis is " +
-                                                    std::to_string(d.axis) + ")");
+      f.invalid("GATHERELEMENTS.INDICES_SHAPE",
+                at("tensors.indices.sizes", i) + " is " + std::to_string(d.indices.sizes[i]) + " but " +
+                    at("tensors.input.sizes", i) + " is " + std::to_string(d.input.sizes[i]) +
+                    " (params.axis is " + std::to_string(d.axis) + ")");
   check_sizes_equal(f, "GATHERELEMENTS.OUTPUT_SHAPE", Role::OUTPUT, d.output, Role::INDICES, d.indices);
   check_dtype_match(f, "GATHERELEMENTS.DTYPE_MATCH", Role::OUTPUT, d.output, d.input);
 }
@@ -77,9 +77,9 @@ void GatherElementsDesc::check_data(const GatherElementsDesc& d, FeatureLevel le
     if (!v) return;  // a float index type: T.DTYPE's business
     if (!resolve_index(*v, dsize, negative))
       f.unspecified("GATHERELEMENTS.INDEX_RANGE",
-                    "tensors.indices.data[" + std::to_string(i) + "] is " + to_string(*v) + "; tensors.input.sizes[" +
-                        std::to_string(d.axis) + "] (params.axis) is " + std::to_string(dsize) +
-                        ", so it must be in " + index_range_text(dsize, negative));
+                    "tensors.indices.data[" + std::to_string(i) + "] is " + to_string(*v) +
+                        "; tensors.input.sizes[" + std::to_string(d.axis) + "] (params.axis) is " +
+                        std::to_string(dsize) + ", so it must be in " + index_range_text(dsize, negative));
   }
 }
 

@@ -26,8 +26,8 @@ constexpr std::array kRules = {
     Rule{"REDUCE.AXES_EMPTY", Unspecified,
          "AxisCount == 0 is class U; if executed, the function applies to each element alone (N = 1).",
          Admits::Formula},
-    Rule{"REDUCE.AXES_DUPLICATE", Unspecified, "A repeated axis is class U; if executed, the axes are treated as a set.",
-         Admits::Formula},
+    Rule{"REDUCE.AXES_DUPLICATE", Unspecified,
+         "A repeated axis is class U; if executed, the axes are treated as a set.", Admits::Formula},
     Rule{"REDUCE.OUTPUT_SIZES", Doc, "Output.Sizes[i] is 1 for reduced axes and Input.Sizes[i] otherwise."},
     Rule{"REDUCE.DTYPE_MATCH", Doc,
          "Output DataType == Input DataType, except ARGMAX/ARGMIN, whose output is an integer type."},
@@ -119,14 +119,17 @@ size_t first_integer_overflow(ReduceFunction fn, const Bytes& data, const std::v
 // double) whose magnitude exceeds the output type's largest finite value. The partial results are
 // those of the function's running accumulation: the sum (SUM, AVERAGE, LOG_SUM), the sum of |x|
 // (L1), of x^2 (L2, SUM_SQUARE), of exp(x) (LOG_SUM_EXP), and the product (MULTIPLY).
-std::optional<std::string> nonfinite_finding(ReduceFunction fn, DataType type, double max_out, const Bytes& data,
-                                             const std::vector<uint64_t>& g) {
+std::optional<std::string> nonfinite_finding(ReduceFunction fn, DataType type, double max_out,
+                                             const Bytes& data, const std::vector<uint64_t>& g) {
   const size_t es = element_size(type);
   double acc = fn == ReduceFunction::MULTIPLY ? 1.0 : 0.0;
   for (size_t j = 0; j < g.size(); ++j) {
     const double x = to_double(type, data.data() + g[j] * es);
     if (!std::isfinite(x))
-      return "tensors.input.data[" + std::to_string(g[j]) + "] is " + (std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+      return "tensors.input.data[" + std::to_string(g[j]) + "] is " +
+             (std::isnan(x) ? "nan"
+              : x > 0       ? "inf"
+                            : "-inf");
     switch (fn) {
       case ReduceFunction::SUM:
       case ReduceFunction::AVERAGE:
@@ -181,14 +184,15 @@ void ReduceDesc::validate(const ReduceDesc& d, FeatureLevel, Findings& f) {
   for (size_t i = 0; i < d.axes.size(); ++i) {
     const uint32_t a = d.axes[i];
     if (a >= rank) {
-      f.invalid("REDUCE.AXIS_RANGE", at("params.axes", i) + " is " + std::to_string(a) + "; it must be in [0, " +
-                                         std::to_string(rank) + "-1] (tensors.input DimensionCount " +
-                                         std::to_string(rank) + ")");
+      f.invalid("REDUCE.AXIS_RANGE", at("params.axes", i) + " is " + std::to_string(a) +
+                                         "; it must be in [0, " + std::to_string(rank) +
+                                         "-1] (tensors.input DimensionCount " + std::to_string(rank) + ")");
       continue;
     }
     if (first[a] >= 0)
-      f.unspecified("REDUCE.AXES_DUPLICATE", at("params.axes", i) + " repeats axis " + std::to_string(a) + " (" +
-                                                 at("params.axes", static_cast<size_t>(first[a])) + ")");
+      f.unspecified("REDUCE.AXES_DUPLICATE", at("params.axes", i) + " repeats axis " + std::to_string(a) +
+                                                 " (" + at("params.axes", static_cast<size_t>(first[a])) +
+                                                 ")");
     else
       first[a] = static_cast<int64_t>(i);
   }
@@ -217,12 +221,14 @@ void ReduceDesc::check_data(const ReduceDesc& d, FeatureLevel, const InputData& 
   for (uint32_t a : d.axes)
     if (a >= d.input.rank()) return;
   const auto groups = reduction_groups(d.input.sizes, d.axes);
-  const bool integer_arithmetic = d.function == ReduceFunction::SUM || d.function == ReduceFunction::MULTIPLY ||
-                                  d.function == ReduceFunction::L1 || d.function == ReduceFunction::SUM_SQUARE;
+  const bool integer_arithmetic =
+      d.function == ReduceFunction::SUM || d.function == ReduceFunction::MULTIPLY ||
+      d.function == ReduceFunction::L1 || d.function == ReduceFunction::SUM_SQUARE;
   for (size_t o = 0; o < groups.size(); ++o) {
     const auto& g = groups[o];
     if (is_float(d.input.type)) {
-      if (auto why = nonfinite_finding(d.function, d.input.type, largest_finite(d.output.type), data.input, g))
+      if (auto why =
+              nonfinite_finding(d.function, d.input.type, largest_finite(d.output.type), data.input, g))
         f.unspecified("REDUCE.NONFINITE", "output element " + std::to_string(o) + ": " + *why);
     } else if (integer_arithmetic) {
       const size_t step = dispatch(d.input.type, [&](auto tag) -> size_t {
@@ -233,11 +239,11 @@ void ReduceDesc::check_data(const ReduceDesc& d, FeatureLevel, const InputData& 
           return first_integer_overflow<T>(d.function, data.input, g);
       });
       if (step)
-        f.unspecified("REDUCE.INT_OVERFLOW", "output element " + std::to_string(o) + ": the " + name(d.function) +
-                                                 " partial result after " + std::to_string(step) + " of " +
-                                                 std::to_string(g.size()) + " inputs (at tensors.input.data[" +
-                                                 std::to_string(g[step - 1]) + "]) leaves the range of " +
-                                                 std::string(name(d.input.type)));
+        f.unspecified(
+            "REDUCE.INT_OVERFLOW",
+            "output element " + std::to_string(o) + ": the " + name(d.function) + " partial result after " +
+                std::to_string(step) + " of " + std::to_string(g.size()) + " inputs (at tensors.input.data[" +
+                std::to_string(g[step - 1]) + "]) leaves the range of " + std::string(name(d.input.type)));
     }
   }
 }

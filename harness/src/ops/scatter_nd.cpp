@@ -59,9 +59,9 @@ void check_leading_ones(Findings& f, Role role, const TensorDesc& t, uint32_t me
   for (size_t i = 0; i < t.rank() - meaningful; ++i)
     if (t.sizes[i] != 1)
       f.invalid("SCATTERND.LEADING_DIMS", at(tensor_path(role) + ".sizes", i) + " is " +
-                                              std::to_string(t.sizes[i]) + "; it is a stripped leading dimension (" +
-                                              std::string(param) + " is " + std::to_string(meaningful) +
-                                              ") and must be 1");
+                                              std::to_string(t.sizes[i]) +
+                                              "; it is a stripped leading dimension (" + std::string(param) +
+                                              " is " + std::to_string(meaningful) + ") and must be 1");
 }
 
 }  // namespace
@@ -116,8 +116,9 @@ void ScatterNdDesc::validate(const ScatterNdDesc& d, FeatureLevel level, Finding
     const uint32_t k = d.indices.sizes.back();
     if (k < 1 || k > rank)
       f.invalid("SCATTERND.TUPLE_SIZE", at("tensors.indices.sizes", d.indices.rank() - 1) +
-                                            " (tuple size k) is " + std::to_string(k) + "; it must be in [1, " +
-                                            std::to_string(rank) + "] (tensors.input DimensionCount)");
+                                            " (tuple size k) is " + std::to_string(k) +
+                                            "; it must be in [1, " + std::to_string(rank) +
+                                            "] (tensors.input DimensionCount)");
   }
   if (const auto g = d.geometry(); g && g->expected_updates != d.updates.sizes)
     f.invalid("SCATTERND.UPDATES_SHAPE", "tensors.updates.sizes is " + list(d.updates.sizes) +
@@ -138,7 +139,8 @@ struct TupleHash {
 
 }  // namespace
 
-void ScatterNdDesc::check_data(const ScatterNdDesc& d, FeatureLevel level, const InputData& data, Findings& f) {
+void ScatterNdDesc::check_data(const ScatterNdDesc& d, FeatureLevel level, const InputData& data,
+                               Findings& f) {
   const auto g = d.geometry();
   if (!g || !has_logical_data(d.indices, data.indices)) return;
   const bool negative = negative_indices_allowed(d.indices.type, level);
@@ -167,9 +169,9 @@ void ScatterNdDesc::check_data(const ScatterNdDesc& d, FeatureLevel level, const
     if (tuple.size() != g->k) continue;
     const auto [it, inserted] = seen.emplace(tuple, t);
     if (!inserted)
-      f.unspecified("SCATTERND.DUPLICATE", "index tuples " + std::to_string(it->second) + " and " +
-                                               std::to_string(t) +
-                                               " of tensors.indices.data both address input block " + list(tuple));
+      f.unspecified("SCATTERND.DUPLICATE",
+                    "index tuples " + std::to_string(it->second) + " and " + std::to_string(t) +
+                        " of tensors.indices.data both address input block " + list(tuple));
   }
 }
 

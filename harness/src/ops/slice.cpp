@@ -14,7 +14,8 @@ constexpr std::array kRules = {
     Rule{"SLICE.DIMCOUNT", Doc, "DimensionCount == Input rank == Output rank; 1..8 from 3_0, 4 or 5 before."},
     Rule{"SLICE.DTYPE_MATCH", Doc, "Input and Output DataType are equal."},
     Rule{"SLICE.SIZES_MATCH_OUTPUT", Doc, "Sizes[i] == Output.Sizes[i]."},
-    Rule{"SLICE.IN_BOUNDS", Doc, "Offsets[i] + Strides[i]*(Sizes[i]-1) < Input.Sizes[i]: no out-of-bounds reads."},
+    Rule{"SLICE.IN_BOUNDS", Doc,
+         "Offsets[i] + Strides[i]*(Sizes[i]-1) < Input.Sizes[i]: no out-of-bounds reads."},
     Rule{"SLICE.STRIDE_ZERO", Unspecified,
          "Strides[i] == 0 is class U; if executed, Output[c] = Input[Offsets + Strides*c].", Admits::Formula},
 };
@@ -64,11 +65,11 @@ void SliceDesc::validate(const SliceDesc& d, FeatureLevel level, Findings& f) {
     if (d.sizes[i] == 0) continue;  // nothing is read; SIZES_MATCH_OUTPUT or T.SIZE_ZERO reports it
     const u128 last = u128{d.offsets[i]} + u128{d.strides[i]} * (d.sizes[i] - 1);
     if (last >= d.input.sizes[i])
-      f.invalid("SLICE.IN_BOUNDS", at("params.offsets", i) + " + " + at("params.strides", i) + " * (" +
-                                       at("params.sizes", i) + " - 1) = " + std::to_string(d.offsets[i]) + " + " +
-                                       std::to_string(d.strides[i]) + " * " + std::to_string(d.sizes[i] - 1) +
-                                       " = " + checks::to_string(last) + ", not below " +
-                                       at("tensors.input.sizes", i) + " = " + std::to_string(d.input.sizes[i]));
+      f.invalid("SLICE.IN_BOUNDS",
+                at("params.offsets", i) + " + " + at("params.strides", i) + " * (" + at("params.sizes", i) +
+                    " - 1) = " + std::to_string(d.offsets[i]) + " + " + std::to_string(d.strides[i]) + " * " +
+                    std::to_string(d.sizes[i] - 1) + " = " + checks::to_string(last) + ", not below " +
+                    at("tensors.input.sizes", i) + " = " + std::to_string(d.input.sizes[i]));
   }
   for (size_t i = 0; i < d.strides.size(); ++i)
     if (d.strides[i] == 0) f.unspecified("SLICE.STRIDE_ZERO", at("params.strides", i) + " is 0");

@@ -13,7 +13,8 @@ using enum RuleTag;
 using namespace checks;
 
 constexpr std::array kRules = {
-    Rule{"SLICE1.DIMCOUNT", Doc, "DimensionCount == Input rank == Output rank; 1..8 from 3_0, 4 or 5 at 2_1."},
+    Rule{"SLICE1.DIMCOUNT", Doc,
+         "DimensionCount == Input rank == Output rank; 1..8 from 3_0, 4 or 5 at 2_1."},
     Rule{"SLICE1.DTYPE_MATCH", Doc, "Input and Output DataType are equal."},
     Rule{"SLICE1.WINDOW_EMPTY", Doc, "InputWindowSizes[i] >= 1."},
     Rule{"SLICE1.WINDOW_BOUNDS", Doc, "InputWindowOffsets[i] + InputWindowSizes[i] <= Input.Sizes[i]."},
@@ -59,23 +60,23 @@ void Slice1Desc::validate(const Slice1Desc& d, FeatureLevel level, Findings& f) 
   for (size_t i = 0; window_aligned && i < size.size(); ++i) {
     const uint64_t end = uint64_t{off[i]} + size[i];
     if (end > d.input.sizes[i])
-      f.invalid("SLICE1.WINDOW_BOUNDS", at("params.input_window_offsets", i) + " + " +
-                                            at("params.input_window_sizes", i) + " = " + std::to_string(off[i]) +
-                                            " + " + std::to_string(size[i]) + " = " + std::to_string(end) +
-                                            ", above " + at("tensors.input.sizes", i) + " = " +
-                                            std::to_string(d.input.sizes[i]));
+      f.invalid("SLICE1.WINDOW_BOUNDS",
+                at("params.input_window_offsets", i) + " + " + at("params.input_window_sizes", i) + " = " +
+                    std::to_string(off[i]) + " + " + std::to_string(size[i]) + " = " + std::to_string(end) +
+                    ", above " + at("tensors.input.sizes", i) + " = " + std::to_string(d.input.sizes[i]));
   }
   const bool output_aligned = stride.size() == size.size() && d.output.sizes.size() == size.size();
   for (size_t i = 0; output_aligned && i < size.size(); ++i) {
     if (size[i] == 0 || stride[i] == 0) continue;  // reported above; the bound is undefined
-    const uint64_t max_out = 1 + (uint64_t{size[i]} - 1) / static_cast<uint64_t>(std::abs(int64_t{stride[i]}));
+    const uint64_t max_out =
+        1 + (uint64_t{size[i]} - 1) / static_cast<uint64_t>(std::abs(int64_t{stride[i]}));
     const uint32_t out = d.output.sizes[i];
     if (out < 1 || out > max_out)
-      f.invalid("SLICE1.OUTPUT_SIZE", at("tensors.output.sizes", i) + " is " + std::to_string(out) +
-                                          "; it must be in [1, 1 + (" + std::to_string(size[i]) + " - 1) / |" +
-                                          std::to_string(stride[i]) + "|] = [1, " + std::to_string(max_out) +
-                                          "] (" + at("params.input_window_sizes", i) + ", " +
-                                          at("params.input_window_strides", i) + ")");
+      f.invalid("SLICE1.OUTPUT_SIZE",
+                at("tensors.output.sizes", i) + " is " + std::to_string(out) + "; it must be in [1, 1 + (" +
+                    std::to_string(size[i]) + " - 1) / |" + std::to_string(stride[i]) + "|] = [1, " +
+                    std::to_string(max_out) + "] (" + at("params.input_window_sizes", i) + ", " +
+                    at("params.input_window_strides", i) + ")");
   }
 }
 

@@ -13,9 +13,12 @@ struct GatherElementsDesc {
 
   // The declaration generic code derives from.
   using Abi = dmlcert_gather_elements_operator_desc;
-  static constexpr OperatorInfo kInfo = {"GATHER_ELEMENTS",        "gather_elements",
-                                         "GATHERELEMENTS",         FeatureLevel::L2_1,
-                                         DMLCERT_OPERATOR_GATHER_ELEMENTS, "GATHERELEMENTS.DIMCOUNT"};
+  static constexpr OperatorInfo kInfo = {"GATHER_ELEMENTS",
+                                         "gather_elements",
+                                         "GATHERELEMENTS",
+                                         FeatureLevel::L2_1,
+                                         DMLCERT_OPERATOR_GATHER_ELEMENTS,
+                                         "GATHERELEMENTS.DIMCOUNT"};
   static constexpr auto tensors() {
     using F = TensorField<GatherElementsDesc, Abi>;
     return std::tuple{F{Role::INPUT, &GatherElementsDesc::input, &Abi::input_tensor},

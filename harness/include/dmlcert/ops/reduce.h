@@ -14,12 +14,13 @@ struct ReduceDesc {
 
   // The declaration generic code derives from.
   using Abi = dmlcert_reduce_operator_desc;
-  static constexpr OperatorInfo kInfo = {"REDUCE",        "reduce", "REDUCE", FeatureLevel::L1_0,
-                                         DMLCERT_OPERATOR_REDUCE, "REDUCE.DIMCOUNT"};
+  static constexpr OperatorInfo kInfo = {
+      "REDUCE", "reduce", "REDUCE", FeatureLevel::L1_0, DMLCERT_OPERATOR_REDUCE, "REDUCE.DIMCOUNT"};
   static constexpr auto tensors() {
     using F = TensorField<ReduceDesc, Abi>;
-    return std::tuple{F{Role::INPUT, &ReduceDesc::input, &Abi::input_tensor},
-                      F{Role::OUTPUT, &ReduceDesc::output, &Abi::output_tensor, TypeSource::IndexForArgFunctions}};
+    return std::tuple{
+        F{Role::INPUT, &ReduceDesc::input, &Abi::input_tensor},
+        F{Role::OUTPUT, &ReduceDesc::output, &Abi::output_tensor, TypeSource::IndexForArgFunctions}};
   }
   static constexpr auto params() {
     return std::tuple{function_param("function", &ReduceDesc::function, &Abi::function),

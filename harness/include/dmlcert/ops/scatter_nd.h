@@ -32,8 +32,9 @@ struct ScatterNdDesc {
 
   // The declaration generic code derives from.
   using Abi = dmlcert_scatter_nd_operator_desc;
-  static constexpr OperatorInfo kInfo = {"SCATTER_ND",        "scatter_nd", "SCATTERND", FeatureLevel::L2_1,
-                                         DMLCERT_OPERATOR_SCATTER_ND, "SCATTERND.DIMCOUNT"};
+  static constexpr OperatorInfo kInfo = {
+      "SCATTER_ND",        "scatter_nd", "SCATTERND", FeatureLevel::L2_1, DMLCERT_OPERATOR_SCATTER_ND,
+      "SCATTERND.DIMCOUNT"};
   static constexpr auto tensors() {
     using F = TensorField<ScatterNdDesc, Abi>;
     return std::tuple{F{Role::INPUT, &ScatterNdDesc::input, &Abi::input_tensor},

@@ -13,8 +13,8 @@ struct SliceDesc {
 
   // The declaration generic code derives from.
   using Abi = dmlcert_slice_operator_desc;
-  static constexpr OperatorInfo kInfo = {"SLICE",        "slice", "SLICE", FeatureLevel::L1_0,
-                                         DMLCERT_OPERATOR_SLICE, "SLICE.DIMCOUNT"};
+  static constexpr OperatorInfo kInfo = {
+      "SLICE", "slice", "SLICE", FeatureLevel::L1_0, DMLCERT_OPERATOR_SLICE, "SLICE.DIMCOUNT"};
   static constexpr auto tensors() {
     return std::tuple{TensorField<SliceDesc, Abi>{Role::INPUT, &SliceDesc::input, &Abi::input_tensor},
                       TensorField<SliceDesc, Abi>{Role::OUTPUT, &SliceDesc::output, &Abi::output_tensor}};

@@ -14,8 +14,8 @@ struct Slice1Desc {
 
   // The declaration generic code derives from.
   using Abi = dmlcert_slice1_operator_desc;
-  static constexpr OperatorInfo kInfo = {"SLICE1",        "slice1", "SLICE1", FeatureLevel::L2_1,
-                                         DMLCERT_OPERATOR_SLICE1, "SLICE1.DIMCOUNT"};
+  static constexpr OperatorInfo kInfo = {
+      "SLICE1", "slice1", "SLICE1", FeatureLevel::L2_1, DMLCERT_OPERATOR_SLICE1, "SLICE1.DIMCOUNT"};
   static constexpr auto tensors() {
     return std::tuple{TensorField<Slice1Desc, Abi>{Role::INPUT, &Slice1Desc::input, &Abi::input_tensor},
                       TensorField<Slice1Desc, Abi>{Role::OUTPUT, &Slice1Desc::output, &Abi::output_tensor}};
