@@ -1,4 +1,5 @@
-// Fluent per-operator testers, so that a test case reads like a sentence:
+// Fluent per-operator testers (each operator's tester opens its tests/<stem>_test.cpp), so that a test case
+// reads like a sentence:
 //
 //   SliceTester().input_sizes({1, 1, 4, 4}).offsets({0, 0, 1, 2}).sizes({1, 1, 3, 2}).strides({1, 1, 1, 1})
 //       .input_data(Values::iota(16)).expect_output({7, 8, 11, 12, 15, 16}).run(backend);
@@ -19,9 +20,17 @@
 #include "dmlcert/backend.h"
 #include "dmlcert/operators.h"
 #include "dmlcert/runner.h"
+#include "optimized/optimized.h"
 #include "test_util.h"
 
 namespace dmlcert::test {
+
+// Every operator's table of hand-computed cases (tests/<stem>_test.cpp) runs on both built-in
+// backends.
+inline Backend& optimized_backend() {
+  static const std::unique_ptr<Backend> backend = optimized::make_backend();
+  return *backend;
+}
 
 // How strictly run() compares float reduction results. The reference is held to the correctly
 // rounded value (0 ulp); a backend under test may be given slack.
@@ -217,109 +226,6 @@ class OpTester {
   std::string rule_;
 };
 
-// SLICE: offsets, sizes, strides; Output.Sizes defaults to the slice sizes.
-class SliceTester : public OpTester<SliceTester> {
- public:
-  SliceTester& offsets(std::vector<uint32_t> v) { return set(offsets_, std::move(v)); }
-  SliceTester& sizes(std::vector<uint32_t> v) { return set(sizes_, std::move(v)); }
-  SliceTester& strides(std::vector<uint32_t> v) { return set(strides_, std::move(v)); }
-  OperatorDesc build() const {
-    SliceDesc d;
-    d.input = make_tensor(Role::INPUT, data_type());
-    d.output = make_tensor(Role::OUTPUT, data_type(), sizes_);
-    d.offsets = offsets_;
-    d.sizes = sizes_;
-    d.strides = strides_;
-    return d;
-  }
-
- private:
-  std::vector<uint32_t> offsets_, sizes_, strides_;
-};
-
-// SLICE1: the input window; Output.Sizes must be given.
-class Slice1Tester : public OpTester<Slice1Tester> {
- public:
-  Slice1Tester& window_offsets(std::vector<uint32_t> v) { return set(offsets_, std::move(v)); }
-  Slice1Tester& window_sizes(std::vector<uint32_t> v) { return set(sizes_, std::move(v)); }
-  Slice1Tester& window_strides(std::vector<int32_t> v) { return set(strides_, std::move(v)); }
-  OperatorDesc build() const {
-    Slice1Desc d;
-    d.input = make_tensor(Role::INPUT, data_type());
-    d.output = make_tensor(Role::OUTPUT, data_type());
-    d.input_window_offsets = offsets_;
-    d.input_window_sizes = sizes_;
-    d.input_window_strides = strides_;
-    return d;
-  }
-
- private:
-  std::vector<uint32_t> offsets_, sizes_;
-  std::vector<int32_t> strides_;
-};
-
-// SCATTER_ND: InputDimensionCount and IndicesDimensionCount default to the full ranks; Output
-// defaults to Input's sizes; indices default to UINT32.
-class ScatterNdTester : public OpTester<ScatterNdTester> {
- public:
-  ScatterNdTester& input_dimension_count(uint32_t n) { return set(input_dimension_count_, n); }
-  ScatterNdTester& indices_dimension_count(uint32_t n) { return set(indices_dimension_count_, n); }
-  OperatorDesc build() const {
-    ScatterNdDesc d;
-    d.input = make_tensor(Role::INPUT, data_type());
-    d.indices = make_tensor(Role::INDICES, DataType::UINT32);
-    d.updates = make_tensor(Role::UPDATES, data_type());
-    d.output = make_tensor(Role::OUTPUT, data_type(), d.input.sizes);
-    d.input_dimension_count = input_dimension_count_.value_or(d.input.rank());
-    d.indices_dimension_count = indices_dimension_count_.value_or(d.indices.rank());
-    return d;
-  }
-
- private:
-  std::optional<uint32_t> input_dimension_count_, indices_dimension_count_;
-};
-
-// REDUCE: function and axes; Output.Sizes defaults to Input.Sizes with the reduced axes set to 1,
-// and its type to the data type (UINT32 for ARGMAX/ARGMIN).
-class ReduceTester : public OpTester<ReduceTester> {
- public:
-  ReduceTester& function(ReduceFunction f) { return set(function_, f); }
-  ReduceTester& axes(std::vector<uint32_t> v) { return set(axes_, std::move(v)); }
-  OperatorDesc build() const {
-    ReduceDesc d;
-    d.function = function_;
-    d.input = make_tensor(Role::INPUT, data_type());
-    Sizes reduced = d.input.sizes;
-    for (uint32_t a : axes_)
-      if (a < reduced.size()) reduced[a] = 1;
-    d.output =
-        make_tensor(Role::OUTPUT, is_arg_function(function_) ? DataType::UINT32 : data_type(), reduced);
-    d.axes = axes_;
-    return d;
-  }
-
- private:
-  ReduceFunction function_ = ReduceFunction::SUM;
-  std::vector<uint32_t> axes_;
-};
-
-// GATHER_ELEMENTS: the axis; Output.Sizes defaults to Indices.Sizes; indices default to UINT32.
-class GatherElementsTester : public OpTester<GatherElementsTester> {
- public:
-  GatherElementsTester& axis(uint32_t a) { return set(axis_, a); }
-  OperatorDesc build() const {
-    GatherElementsDesc d;
-    d.input = make_tensor(Role::INPUT, data_type());
-    d.indices = make_tensor(Role::INDICES, DataType::UINT32);
-    d.output = make_tensor(Role::OUTPUT, data_type(), d.indices.sizes);
-    d.axis = axis_;
-    return d;
-  }
-
- private:
-  uint32_t axis_ = 0;
-};
-
 // One row of a case table: a name (letters, digits and underscores: it becomes the test name)
 // and the tester.
 template <class Tester>
@@ -335,12 +241,6 @@ template <class Tester>
 void PrintTo(const NamedCase<Tester>& c, std::ostream* os) {
   *os << c.name;
 }
-
-using SliceCase = NamedCase<SliceTester>;
-using Slice1Case = NamedCase<Slice1Tester>;
-using ScatterNdCase = NamedCase<ScatterNdTester>;
-using ReduceCase = NamedCase<ReduceTester>;
-using GatherElementsCase = NamedCase<GatherElementsTester>;
 
 // The reference oracle's admissible outputs for a tester's case must be exactly `expected` (in any order):
 // one result for a valid case, every admissible result for a class U case, none when docs/semantics.md
@@ -378,13 +278,5 @@ void check_admissible(const AdmissibleCase<Tester>& c) {
         << "missing admissible output " << describe(t, want);
   }
 }
-
-// Backend-neutral conformance tables (hand-computed results; class U cases expect any admissible
-// result). Defined next to the reference tests; any backend's tests can instantiate them.
-std::vector<SliceCase> slice_conformance_cases();
-std::vector<Slice1Case> slice1_conformance_cases();
-std::vector<ScatterNdCase> scatter_nd_conformance_cases();
-std::vector<ReduceCase> reduce_conformance_cases();
-std::vector<GatherElementsCase> gather_elements_conformance_cases();
 
 }  // namespace dmlcert::test

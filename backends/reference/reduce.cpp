@@ -1,4 +1,4 @@
-// DML_REDUCE (docs/semantics.md, "REDUCE"): each output element applies the function to the N input elements
+// DML_REDUCE (docs/ops/reduce.md): each output element applies the function to the N input elements
 // that share its kept coordinates. reduction_groups() lists those elements for every output
 // element, in row-major order over the reduced axes taken in increasing axis order, so the
 // position of an element in its group is its ARGMAX / ARGMIN index. Axes are read as a set

@@ -38,6 +38,15 @@ int exit_status() {
   return g_exit_status;
 }
 
+std::string operator_list(std::string_view sep) {
+  std::string out;
+  for (OpKind op : all_ops()) {
+    if (!out.empty()) out += sep;
+    out += name(op);
+  }
+  return out;
+}
+
 std::string program_path() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);

@@ -28,6 +28,9 @@ inline constexpr const char* kExitStatusHelp =
 void set_exit_status(int status);
 int exit_status();
 
+// Every operator's name, in registry order, joined by sep ("SLICE, SLICE1, ...").
+std::string operator_list(std::string_view sep);
+
 // The dmlcert executable's absolute path, for the commands that reproduce a failure.
 std::string program_path();
 

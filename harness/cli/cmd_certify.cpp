@@ -68,7 +68,8 @@ int certify(CertifyArgs& a) {
     const std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
     const auto op = parse_op(word);
     if (!op) {
-      std::cerr << "dmlcert certify: --ops: unknown operator '" << printable(word) << "'\n";
+      std::cerr << "dmlcert certify: --ops: unknown operator '" << printable(word) << "' (expected one of "
+                << operator_list(", ") << ")\n";
       return kExitUsage;
     }
     o.ops.push_back(*op);
@@ -179,7 +180,7 @@ void add_certify_command(CLI::App& app) {
   cmd->add_option("--corpus", args->corpus,
                   "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");
   cmd->add_option("--ops", args->ops,
-                  "Comma-separated operators to certify (default: all), e.g. SLICE,REDUCE");
+                  "Comma-separated operators to certify (default: all): " + operator_list(","));
   cmd->add_option("--seed", args->seed, "Mixed into every case's seed")->capture_default_str();
   cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "

@@ -86,8 +86,8 @@ int fuzz(const FuzzArgs& a) {
   for (const std::string& op : a.ops) {
     const auto k = parse_op(op);
     if (!k) {
-      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << op
-                << "' (expected SLICE, SLICE1, SCATTER_ND, REDUCE or GATHER_ELEMENTS)\n";
+      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << op << "' (expected one of "
+                << operator_list(", ") << ")\n";
       return kExitUsage;
     }
     o.ops.push_back(*k);
@@ -207,8 +207,7 @@ void add_fuzz_command(CLI::App& app) {
   cmd->add_option("--cases", args->cases, "How many cases (across all shards); default 1000")
       ->check(positive_integer());
   cmd->add_option("--duration", args->duration, "Run for this long instead (60s, 5m, 1h)");
-  cmd->add_option("--ops", args->ops, "Only these operators (SLICE,SLICE1,SCATTER_ND,REDUCE,GATHER_ELEMENTS)")
-      ->delimiter(',');
+  cmd->add_option("--ops", args->ops, "Only these operators (" + operator_list(",") + ")")->delimiter(',');
   cmd->add_option("--level", args->level, "Only this feature level (default: cycle 2_1, 3_0, 4_1, 5_0)");
   cmd->add_option("--shard", args->shard,
                   "Take part i of n (i/n) of the cases; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");

@@ -7,14 +7,15 @@
 
 int main(int argc, char** argv) {
   CLI::App app(
-      "dmlcert: conformance and differential testing for DirectML-style tensor operators (SLICE, "
-      "SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS).\n"
-      "Valid cases must give the reference result (bit-exact, or within an error bound computed "
-      "from the data for float reductions), invalid cases must be rejected without writing output, "
-      "unspecified cases must not crash and, when executed, give an admissible result.\n"
-      "Backends: reference, optimized (the default), plugin:/path/to/libbackend.so (always run in a "
-      "child process, inputs read-only, outputs followed by a no-access page), or "
-      "isolated:reference / isolated:optimized (a built-in run the same way).",
+      "dmlcert: conformance and differential testing for DirectML-style tensor operators (" +
+          dmlcert::cli::operator_list(", ") +
+          ").\n"
+          "Valid cases must give the reference result (bit-exact, or within an error bound computed "
+          "from the data for float reductions), invalid cases must be rejected without writing output, "
+          "unspecified cases must not crash and, when executed, give an admissible result.\n"
+          "Backends: reference, optimized (the default), plugin:/path/to/libbackend.so (always run in a "
+          "child process, inputs read-only, outputs followed by a no-access page), or "
+          "isolated:reference / isolated:optimized (a built-in run the same way).",
       "dmlcert");
   app.require_subcommand(1);
   app.footer(std::string(dmlcert::cli::kExitStatusHelp) +

@@ -36,7 +36,7 @@ bool has_op(const std::vector<OpKind>& ops, OpKind op) {
 // Replaces one index element with a value far outside every dimension (type maximum, minimum,
 // or 2^31): the case becomes class U (*.INDEX_RANGE) and must neither crash nor touch memory
 // outside the buffers.
-Case with_extreme_index(Case c, int rep, const char* rule) {
+Case with_extreme_index(Case c, int rep, const std::string& rule) {
   TensorDesc* indices = tensor(c.op, Role::INDICES);
   Bytes& data = c.data.indices;
   if (!indices || data.empty()) return c;
@@ -117,7 +117,11 @@ class Certification {
     };
     add_rules(props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid);
     add_rules(props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified);
-    for (OpKind op : {OpKind::GATHER_ELEMENTS, OpKind::SCATTER_ND}) {
+    // Every operator that reads indices gets cases with index values at the extremes of their
+    // type (its INDEX_RANGE rule, docs/semantics.md): the values no generator of valid cases makes.
+    for (OpKind op : all_ops()) {
+      const auto op_roles = roles(op);
+      if (std::find(op_roles.begin(), op_roles.end(), Role::INDICES) == op_roles.end()) continue;
       if (!has_op(o_.ops, op) || o_.level < introduced_at(op)) continue;
       const std::string rule = std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
       const size_t index = report_.rules.size();
@@ -155,11 +159,13 @@ class Certification {
                    : props::unspecified_case(rule.rule, o_.level, o_.ops);
       }
       case Item::Robustness: {
-        const bool gather = report_.rules[item.index].rule.starts_with("GATHER");
-        const OpKind op = gather ? OpKind::GATHER_ELEMENTS : OpKind::SCATTER_ND;
-        const char* rule = gather ? "GATHERELEMENTS.INDEX_RANGE" : "SCATTERND.INDEX_RANGE";
+        const std::string& key = report_.rules[item.index].rule;  // "<prefix>.INDEX_RANGE.extreme"
+        const std::string rule = key.substr(0, key.rfind('.'));
+        const auto op = std::find_if(all_ops().begin(), all_ops().end(), [&](OpKind k) {
+          return rule == std::string(info(k).rule_prefix) + ".INDEX_RANGE";
+        });
         const int rep = item.rep;
-        return rc::gen::map(props::valid_case(o_.level, {op}),
+        return rc::gen::map(props::valid_case(o_.level, {*op}),
                             [rep, rule](Case c) { return with_extreme_index(std::move(c), rep, rule); });
       }
       case Item::Corpus: break;

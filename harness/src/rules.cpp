@@ -29,7 +29,8 @@ constexpr std::array kGenericRules = {
          "An output whose strides map two coordinates to one element (a 0 stride, say) is class U.",
          Admits::Anything},
     Rule{"OP.FEATURE_LEVEL", Doc,
-         "SLICE and REDUCE exist from 1_0; SLICE1, SCATTER_ND and GATHER_ELEMENTS exist from 2_1."},
+         "An operator exists from the feature level that introduced it (its first column in "
+         "docs/support.md)."},
     Rule{"OP.FUNCTION", Doc, "The REDUCE function is one of the 12 DML_REDUCE_FUNCTION values."},
 };
 

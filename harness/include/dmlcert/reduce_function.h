@@ -1,4 +1,4 @@
-// The REDUCE functions (docs/semantics.md, "REDUCE"). They are part of the generic model because
+// The REDUCE functions (docs/ops/reduce.md). They are part of the generic model because
 // support tables, capability queries and reports distinguish REDUCE by function.
 #pragma once
 

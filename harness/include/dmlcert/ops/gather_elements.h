@@ -1,5 +1,5 @@
 // GATHER_ELEMENTS (DML_GATHER_ELEMENTS_OPERATOR_DESC): output[c] = input[c with c[axis] replaced
-// by indices[c]] (docs/semantics.md, "GATHER_ELEMENTS").
+// by indices[c]] (docs/ops/gather_elements.md).
 #pragma once
 
 #include "dmlcert/operator_schema.h"

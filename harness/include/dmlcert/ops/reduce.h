@@ -1,5 +1,5 @@
 // REDUCE (DML_REDUCE_OPERATOR_DESC): each output element applies the function to the input
-// elements that share its kept coordinates (docs/semantics.md, "REDUCE").
+// elements that share its kept coordinates (docs/ops/reduce.md).
 #pragma once
 
 #include "dmlcert/operator_schema.h"

@@ -1,5 +1,5 @@
 // SCATTER_ND (DML_SCATTER_ND_OPERATOR_DESC): output = input, then output[indices[...]] =
-// updates[...] (docs/semantics.md, "SCATTER_ND").
+// updates[...] (docs/ops/scatter_nd.md).
 #pragma once
 
 #include <optional>
@@ -8,7 +8,7 @@
 
 namespace dmlcert {
 
-// Where the index tuples of a SCATTER_ND land in its tensors (docs/semantics.md, "SCATTER_ND",
+// Where the index tuples of a SCATTER_ND land in its tensors (docs/ops/scatter_nd.md,
 // and SCATTERND.TUPLE_SIZE: with m = max(InputDimensionCount, k) the meaningful input rank, a
 // tuple indexes input dimensions [rank-m, rank-m+k) and addresses the block of dimensions
 // [rank-m+k, rank)).

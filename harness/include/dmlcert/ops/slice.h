@@ -1,5 +1,5 @@
 // SLICE (DML_SLICE_OPERATOR_DESC): Output[c] = Input[Offsets + Strides * c]
-// (docs/semantics.md, "SLICE").
+// (docs/ops/slice.md).
 #pragma once
 
 #include "dmlcert/operator_schema.h"

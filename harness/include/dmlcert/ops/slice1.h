@@ -1,5 +1,5 @@
 // SLICE1 (DML_SLICE1_OPERATOR_DESC): a window of the input walked with signed strides
-// (docs/semantics.md, "SLICE1").
+// (docs/ops/slice1.md).
 #pragma once
 
 #include "dmlcert/operator_schema.h"

@@ -1,4 +1,4 @@
-// SCATTER_ND on the reference backend against hand-computed results (docs/semantics.md, "SCATTER_ND"):
+// SCATTER_ND on the reference backend against hand-computed results (docs/ops/scatter_nd.md):
 // output = input, then output[indices[...]] = updates[...], with leading dimensions stripped and
 // k = Indices.Sizes[last] the tuple length.
 #include <cstdint>
@@ -7,6 +7,28 @@
 #include "op_tester.h"
 
 namespace dmlcert::test {
+
+// SCATTER_ND: InputDimensionCount and IndicesDimensionCount default to the full ranks; Output
+// defaults to Input's sizes; indices default to UINT32.
+class ScatterNdTester : public OpTester<ScatterNdTester> {
+ public:
+  ScatterNdTester& input_dimension_count(uint32_t n) { return set(input_dimension_count_, n); }
+  ScatterNdTester& indices_dimension_count(uint32_t n) { return set(indices_dimension_count_, n); }
+  OperatorDesc build() const {
+    ScatterNdDesc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.indices = make_tensor(Role::INDICES, DataType::UINT32);
+    d.updates = make_tensor(Role::UPDATES, data_type());
+    d.output = make_tensor(Role::OUTPUT, data_type(), d.input.sizes);
+    d.input_dimension_count = input_dimension_count_.value_or(d.input.rank());
+    d.indices_dimension_count = indices_dimension_count_.value_or(d.indices.rank());
+    return d;
+  }
+
+ private:
+  std::optional<uint32_t> input_dimension_count_, indices_dimension_count_;
+};
+using ScatterNdCase = NamedCase<ScatterNdTester>;
 namespace {
 
 constexpr auto F16 = DataType::FLOAT16;
@@ -48,8 +70,6 @@ ScatterNdTester seed_shape_example() {
       .updates_data(Values::iota(84, 10000))
       .expect_output(Values(expected));
 }
-
-}  // namespace
 
 std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
@@ -262,10 +282,27 @@ std::vector<ScatterNdCase> scatter_nd_conformance_cases() {
                                             .updates_sizes({1, 1, 1, 1})
                                             .updates_data({9})
                                             .expect_rejected("T.DTYPE")},
+      // Cases that exercise the optimized backend's engines and layouts.
+      {"negative_row_index", ScatterNdTester()
+                                 .input_sizes({3, 2})
+                                 .input_data(Values::iota(6))
+                                 .indices_type(I64)
+                                 .indices_sizes({1, 1})
+                                 .indices_data({-1})
+                                 .updates_sizes({1, 2})
+                                 .updates_data({-7, -8})
+                                 .expect_output({1, 2, 3, 4, -7, -8})},
+      {"index_out_of_range_rejected", ScatterNdTester()
+                                          .input_sizes({1, 4})
+                                          .input_dimension_count(1)
+                                          .input_data(Values::iota(4))
+                                          .indices_sizes({1, 1})
+                                          .indices_data({4})
+                                          .updates_sizes({1, 1})
+                                          .updates_data({9})
+                                          .expect_rejected("SCATTERND.INDEX_RANGE")},
   };
 }
-
-namespace {
 
 // What the reference does where docs/semantics.md leaves a choice (class U data).
 std::vector<ScatterNdCase> reference_choice_cases() {
@@ -348,6 +385,17 @@ TEST_P(ReferenceScatterNdAdmissible, Outputs) {
 
 INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceScatterNdAdmissible, ::testing::ValuesIn(admissible_cases()),
                          admissible_case_name<ScatterNdTester>);
+
+// The same table on the optimized backend. Float reductions may differ from the correctly rounded
+// value by an ulp.
+class OptimizedScatterNd : public ::testing::TestWithParam<ScatterNdCase> {};
+
+TEST_P(OptimizedScatterNd, Case) {
+  GetParam().tester.run(optimized_backend(), CheckPolicy{1});
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedScatterNd, ::testing::ValuesIn(scatter_nd_conformance_cases()),
+                         case_name<ScatterNdTester>);
 
 }  // namespace
 }  // namespace dmlcert::test

@@ -1,4 +1,4 @@
-// SLICE on the reference backend against hand-computed results (docs/semantics.md, "SLICE"):
+// SLICE on the reference backend against hand-computed results (docs/ops/slice.md):
 // Output[c] = Input[Offsets + Strides * c].
 #include <cstdint>
 #include <limits>
@@ -6,6 +6,27 @@
 #include "op_tester.h"
 
 namespace dmlcert::test {
+
+// SLICE: offsets, sizes, strides; Output.Sizes defaults to the slice sizes.
+class SliceTester : public OpTester<SliceTester> {
+ public:
+  SliceTester& offsets(std::vector<uint32_t> v) { return set(offsets_, std::move(v)); }
+  SliceTester& sizes(std::vector<uint32_t> v) { return set(sizes_, std::move(v)); }
+  SliceTester& strides(std::vector<uint32_t> v) { return set(strides_, std::move(v)); }
+  OperatorDesc build() const {
+    SliceDesc d;
+    d.input = make_tensor(Role::INPUT, data_type());
+    d.output = make_tensor(Role::OUTPUT, data_type(), sizes_);
+    d.offsets = offsets_;
+    d.sizes = sizes_;
+    d.strides = strides_;
+    return d;
+  }
+
+ private:
+  std::vector<uint32_t> offsets_, sizes_, strides_;
+};
+using SliceCase = NamedCase<SliceTester>;
 namespace {
 
 constexpr auto F16 = DataType::FLOAT16;
@@ -20,8 +41,6 @@ constexpr auto U8 = DataType::UINT8;
 SliceTester seed_input() {
   return SliceTester().input_sizes({1, 1, 4, 4}).input_data(Values::iota(16));
 }
-
-}  // namespace
 
 std::vector<SliceCase> slice_conformance_cases() {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
@@ -198,10 +217,33 @@ std::vector<SliceCase> slice_conformance_cases() {
                                                 .strides({1, 1, 1, 1})
                                                 .output_total_bytes(12)
                                                 .expect_rejected("T.TOTAL_BYTES")},
+      // Cases that exercise the optimized backend's engines and layouts.
+      {"rank1_strided_from_one", SliceTester()
+                                     .level(FeatureLevel::L3_0)
+                                     .input_sizes({10})
+                                     .input_data(Values::iota(10, 0))
+                                     .offsets({1})
+                                     .sizes({3})
+                                     .strides({3})
+                                     .expect_output({1, 4, 7})},
+      {"padded_output", SliceTester()
+                            .input_sizes({3, 4})
+                            .input_data(Values::iota(12))
+                            .offsets({0, 1})
+                            .sizes({2, 3})
+                            .strides({2, 1})
+                            .output_strides({8, 1})
+                            .expect_output({2, 3, 4, 10, 11, 12})},
+      {"broadcast_input", SliceTester()
+                              .input_sizes({3, 4})
+                              .input_strides({0, 1})
+                              .input_data({1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4})
+                              .offsets({0, 1})
+                              .sizes({3, 2})
+                              .strides({1, 2})
+                              .expect_output({2, 4, 2, 4, 2, 4})},
   };
 }
-
-namespace {
 
 // What the reference does where docs/semantics.md leaves a choice (class U) or where the harness hands it
 // bindings smaller than the descriptors promise.
@@ -275,6 +317,17 @@ TEST_P(ReferenceSliceAdmissible, Outputs) {
 
 INSTANTIATE_TEST_SUITE_P(Admissible, ReferenceSliceAdmissible, ::testing::ValuesIn(admissible_cases()),
                          admissible_case_name<SliceTester>);
+
+// The same table on the optimized backend. Float reductions may differ from the correctly rounded
+// value by an ulp.
+class OptimizedSlice : public ::testing::TestWithParam<SliceCase> {};
+
+TEST_P(OptimizedSlice, Case) {
+  GetParam().tester.run(optimized_backend(), CheckPolicy{1});
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedSlice, ::testing::ValuesIn(slice_conformance_cases()),
+                         case_name<SliceTester>);
 
 }  // namespace
 }  // namespace dmlcert::test
