@@ -1,15 +1,21 @@
 // Case files (docs/case-format.md): malformed files give one precise error, well-formed ones load as
 // written, and to_json() round-trips every case bit for bit.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "dmlcert/case.h"
+#include "dmlcert/validate.h"
 
 namespace dmlcert {
 namespace {
@@ -72,6 +78,24 @@ FileText gather(const char* patch) {
   return FileText{kGather, patch, {}};
 }
 
+// The base's own text with one piece replaced: for what a JSON round trip would lose (a duplicate
+// key, the token -0, a float literal's exact digits, text after the value).
+FileText edited(const char* base, const std::string& from, const std::string& to) {
+  std::string text = base;
+  const size_t at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("no '" + from + "' in the base");
+  return raw(text.replace(at, from.size(), to));
+}
+const std::string kSlice1Data = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]";
+// kSlice1 with its input of another type and these data; the expected output is left out.
+FileText slice1_typed(const std::string& type, const std::string& data) {
+  std::string text = edited(kSlice1, kSlice1Data, data).raw;
+  for (size_t at; (at = text.find("FLOAT32")) != std::string::npos;) text.replace(at, 7, type);
+  text.replace(text.find(",\n  \"expected_output\": [14, 16, 6, 8]"),
+               std::string(",\n  \"expected_output\": [14, 16, 6, 8]").size(), "");
+  return raw(text);
+}
+
 std::string sanitize(std::string s) {
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -98,6 +122,45 @@ const MalformedFile kMalformed[] = {
     {"invalid_utf8_in_string", raw("{\"name\": \"\xc3\x28\"}"), "(root)", "invalid JSON"},
     {"deeply_nested", raw(std::string(100000, '[')), "(root)", "nested deeper than 64 levels"},
     {"number_overflow", raw(R"({"format": 1e999})"), "format", "the number 1e999 is out of range"},
+    // Strict files (docs/case-format.md, "Malformed files"): what a lenient reader lets through.
+    {"duplicate_nested_key",
+     edited(kSlice1, R"("input": {"type": "FLOAT32",)", R"("input": {"type": "FLOAT32", "type": "INT32",)"),
+     "tensors.input.type", "duplicate key \"type\""},
+    {"duplicate_key_in_params",
+     edited(kSlice1, R"("input_window_sizes": [1, 1, 4, 3],)",
+            R"("input_window_sizes": [1, 1, 4, 3], "input_window_sizes": [1, 1, 4, 3],)"),
+     "params.input_window_sizes", "duplicate key \"input_window_sizes\""},
+    {"garbage_after_the_value", raw(std::string(kSlice1) + " garbage"), "(root)", "expected end of input"},
+    {"second_value_after_the_value", raw(std::string(kSlice1) + std::string(kSlice1)), "(root)",
+     "expected end of input"},
+    {"nul_after_the_value_and_whitespace", raw(std::string(kSlice1) + std::string("\n\0\n", 3)), "(root)",
+     "a NUL byte"},
+    // Exact numbers: an overflow names its path; an integer tensor takes exact integers in range.
+    {"float32_data_1e400", edited(kSlice1, "[1, 2, 3, 4,", "[1, 2, 3, 1e400,"), "tensors.input.data[3]",
+     "the number 1e400 is out of range"},
+    {"expected_output_1e400", edited(kSlice1, "[14, 16, 6, 8]", "[14, -1e400, 6, 8]"), "expected_output[1]",
+     "out of range"},
+    {"size_1e400", edited(kSlice1, "[1, 1, 4, 4]", "[1, 1, 1e400, 4]"), "tensors.input.sizes[2]",
+     "out of range"},
+    {"int64_data_1e400", slice1_typed("INT64", "[1e400, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[0]", "out of range"},
+    {"int64_float_literal_past_the_max",
+     slice1_typed("INT64", "[1, 9223372036854775808.0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[1]", "INT64"},
+    {"int64_1e20", slice1_typed("INT64", "[1, 2, 1e20, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[2]", "INT64"},
+    {"int64_just_past_2_53_with_a_fraction",
+     slice1_typed("INT64", "[9007199254740993.5, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[0]", "INT64"},
+    {"int32_exponent_fraction",
+     slice1_typed("INT32", "[1, 2, 3, 4, 25e-1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[4]", "INT32"},
+    {"uint8_float_literal_past_the_max",
+     slice1_typed("UINT8", "[1, 2, 3, 4, 5, 2.56e2, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[5]", "UINT8"},
+    {"uint64_negative_float_literal",
+     slice1_typed("UINT64", "[1, 2, 3, 4, 5, 6, -1.0, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     "tensors.input.data[6]", "UINT64"},
     {"root_not_object", raw("[1, 2]"), "(root)", "expected a JSON object (one case), got an array"},
     {"format_2", slice1(R"({"format": 2})"), "format", "expected 1 (the only format version), got 2"},
     {"format_string", slice1(R"({"format": "1"})"), "format", "got \"1\""},
@@ -322,6 +385,66 @@ const WellFormedFile kWellFormed[] = {
        EXPECT_EQ(v[0], 9007199254740993);
        EXPECT_EQ(v[1], std::numeric_limits<int64_t>::min());
      }},
+    {"int64_integral_float_literals_are_exact",
+     slice1_typed(
+         "INT64",
+         "[9007199254740993.0, -9223372036854775808.0, 9223372036854775807e0, 1e18, 3.0, 4, 5, 6, 7, 8, "
+         "9, 10, 11, 12, 13, 14]"),
+     [](const Case& c) {
+       int64_t v[5];
+       std::memcpy(v, c.data.input.data(), sizeof v);
+       EXPECT_EQ(v[0], 9007199254740993);  // 2^53 + 1, which a double would round to 2^53
+       EXPECT_EQ(v[1], std::numeric_limits<int64_t>::min());
+       EXPECT_EQ(v[2], std::numeric_limits<int64_t>::max());
+       EXPECT_EQ(v[3], 1000000000000000000);
+       EXPECT_EQ(v[4], 3);
+     }},
+    {"uint64_max_as_a_float_literal",
+     slice1_typed("UINT64", "[18446744073709551615.0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     [](const Case& c) {
+       uint64_t v;
+       std::memcpy(&v, c.data.input.data(), sizeof v);
+       EXPECT_EQ(v, std::numeric_limits<uint64_t>::max());
+     }},
+    {"negative_zero_token_in_float32_data", edited(kSlice1, "[1, 2, 3, 4, 5, 6,", "[-0, 2, 3, 4, 5, -0,"),
+     [](const Case& c) {
+       uint32_t b[6];
+       std::memcpy(b, c.data.input.data(), sizeof b);
+       EXPECT_EQ(b[0], 0x80000000u);
+       EXPECT_EQ(b[5], 0x80000000u);
+     }},
+    {"negative_zero_token_in_expected_output", edited(kSlice1, "[14, 16, 6, 8]", "[14, 16, -0, 8]"),
+     [](const Case& c) {
+       uint32_t b[4];
+       ASSERT_EQ(c.expected_output->size(), sizeof b);
+       std::memcpy(b, c.expected_output->data(), sizeof b);
+       EXPECT_EQ(b[2], 0x80000000u);
+     }},
+    {"negative_zero_token_in_float16",
+     slice1_typed("FLOAT16", "[-0,-0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     [](const Case& c) {
+       uint16_t b[2];
+       std::memcpy(b, c.data.input.data(), sizeof b);
+       EXPECT_EQ(b[0], 0x8000u);
+       EXPECT_EQ(b[1], 0x8000u);
+     }},
+    {"negative_zero_token_in_float64",
+     slice1_typed("FLOAT64", "[1,\n-0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     [](const Case& c) {
+       uint64_t b[2];
+       std::memcpy(b, c.data.input.data(), sizeof b);
+       EXPECT_EQ(b[1], 0x8000000000000000u);
+     }},
+    {"negative_zero_token_in_an_integer_tensor_is_zero",
+     slice1_typed("INT32", "[-0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]"),
+     [](const Case& c) {
+       int32_t v;
+       std::memcpy(&v, c.data.input.data(), sizeof v);
+       EXPECT_EQ(v, 0);
+     }},
+    {"negative_zero_inside_a_string_is_left_alone",
+     edited(kSlice1, R"("name": "slice1/base")", R"("name": "say \"[-0]\" -0")"),
+     [](const Case& c) { EXPECT_EQ(c.name, "say \"[-0]\" -0"); }},
     {"nan_inf_and_negative_zero",
      slice1(
          R"({"tensors": {"input": {"data": ["nan", "inf", "-inf", -0.0, "0xffc00001", 6, 7, 8, 9, 10, 11, 12,
@@ -567,6 +690,160 @@ TEST_F(CaseFiles, MissingFileIsAnErrorNotACrash) {
   const LoadedCases loaded = load_cases({(dir_ / "nope.json").string()});
   ASSERT_EQ(loaded.errors.size(), 1u);
   EXPECT_NE(loaded.errors[0].to_string().find("nope.json: (file): cannot read the file"), std::string::npos);
+}
+
+// Paths that cannot be read as a case file: each says what it is, never "empty"
+// (docs/case-format.md, "Malformed files" and "Limits"). setup makes the path in a fresh directory.
+struct UnreadablePath {
+  std::string name;
+  std::function<std::string(const fs::path& dir)> setup;
+  std::string message;        // substring of the error's message
+  bool skip_as_root = false;  // permissions do not stop root
+};
+
+void PrintTo(const UnreadablePath& p, std::ostream* os) {
+  *os << p.name;
+}
+
+class CaseUnreadablePath : public CaseFiles, public testing::WithParamInterface<UnreadablePath> {};
+
+TEST_P(CaseUnreadablePath, SaysWhatItIsInOneLine) {
+  if (GetParam().skip_as_root && ::geteuid() == 0) GTEST_SKIP() << "root reads files whatever their mode";
+  const std::string path = GetParam().setup(dir_);
+  const auto start = std::chrono::steady_clock::now();
+  ReadLimits limits;
+  limits.max_file_bytes = 1 << 20;
+  const LoadedCases loaded = load_case_file(path, limits);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(loaded.cases.empty());
+  ASSERT_EQ(loaded.errors.size(), 1u);
+  EXPECT_EQ(loaded.errors[0].path, "(file)");
+  EXPECT_NE(loaded.errors[0].message.find(GetParam().message), std::string::npos) << loaded.errors[0].message;
+  EXPECT_EQ(loaded.errors[0].message.find("empty"), std::string::npos) << loaded.errors[0].message;
+}
+
+std::string make_file(const fs::path& p, uintmax_t bytes) {
+  std::ofstream{p};
+  fs::resize_file(p, bytes);
+  return p.string();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Case, CaseUnreadablePath,
+    testing::Values(
+        UnreadablePath{"directory", [](const fs::path& dir) { return dir.string(); }, "it is a directory"},
+        UnreadablePath{"proc_self_mem", [](const fs::path&) { return std::string("/proc/self/mem"); },
+                       "cannot read the file"},
+        UnreadablePath{"dev_zero_stops_at_the_limit",
+                       [](const fs::path&) { return std::string("/dev/zero"); },
+                       "more than the limit of 1048576 bytes (--max-file-bytes)"},
+        UnreadablePath{"regular_file_past_the_limit",
+                       [](const fs::path& dir) { return make_file(dir / "big.json", (1 << 20) + 1); },
+                       "it has 1048577 bytes, more than the limit of 1048576"},
+        UnreadablePath{"dangling_link",
+                       [](const fs::path& dir) {
+                         fs::create_symlink("nowhere.json", dir / "link.json");
+                         return (dir / "link.json").string();
+                       },
+                       "cannot read the file: No such file or directory"},
+        UnreadablePath{"no_permission",
+                       [](const fs::path& dir) {
+                         const std::string p = make_file(dir / "secret.json", 2);
+                         fs::permissions(p, fs::perms::none);
+                         return p;
+                       },
+                       "cannot read the file: Permission denied", true}),
+    [](const auto& info) { return info.param.name; });
+
+// A walk of directories reports every path it cannot read, and goes on with the rest.
+TEST_F(CaseFiles, DirectoryWalkReportsEveryPathItCannotRead) {
+  put("a/good.json", json::parse(kReduce).dump());
+  fs::create_symlink("nowhere.json", dir_ / "a" / "dangling.json");
+  fs::create_symlink("loop.json", dir_ / "a" / "loop.json");
+  fs::create_directories(dir_ / "locked");
+  put("locked/hidden.json", json::parse(kReduce).dump());
+  fs::permissions(dir_ / "locked", fs::perms::none);
+  const LoadedCases loaded = load_cases({dir_.string()});
+  fs::permissions(dir_ / "locked", fs::perms::owner_all);
+  EXPECT_EQ(loaded.cases.size(), ::geteuid() == 0 ? 2u : 1u);
+  std::vector<std::string> lines;
+  for (const CaseError& e : loaded.errors) lines.push_back(e.to_string());
+  auto reported = [&](const std::string& what) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(reported((dir_ / "a" / "dangling.json").string() + ": (file): a link to nothing"))
+      << testing::PrintToString(lines);
+  EXPECT_TRUE(reported((dir_ / "a" / "loop.json").string() + ": (file): a link to nothing"))
+      << testing::PrintToString(lines);
+  if (::geteuid() != 0)
+    EXPECT_TRUE(reported((dir_ / "locked").string() + ": (file): cannot list the directory"))
+        << testing::PrintToString(lines);
+}
+
+// Untrusted text on its way to a terminal: control characters escaped, one line, capped.
+struct ErrorLine {
+  std::string name;
+  CaseError error;
+  std::vector<std::string> contains;
+};
+
+class CaseErrorLine : public testing::TestWithParam<ErrorLine> {};
+
+TEST_P(CaseErrorLine, IsOneCappedPrintableLine) {
+  const std::string line = GetParam().error.to_string();
+  EXPECT_LE(line.size(), CaseError::kMaxErrorLine);
+  for (char c : line) EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) << line;
+  for (const std::string& part : GetParam().contains) EXPECT_NE(line.find(part), std::string::npos) << line;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Case, CaseErrorLine,
+    testing::Values(ErrorLine{"newline_and_escape_in_file_name",
+                              {"a\nb\x1b[2J.json", "(root)", "bad"},
+                              {"a\\nb\\x1b[2J.json: (root): bad"}},
+                    ErrorLine{"escape_in_message",
+                              {"f.json", "name", std::string("got \"\x1b]0;pwned\x07\"")},
+                              {"\\x1b]0;pwned\\x07"}},
+                    ErrorLine{"megabyte_message",
+                              {"f.json", "params.x", std::string(1 << 20, 'k')},
+                              {"f.json: params.x: kkk", "k..."}},
+                    ErrorLine{"megabyte_file_name_and_path",
+                              {std::string(1 << 20, 'f'), std::string(1 << 20, 'p'), "why"},
+                              {"f...: ppp", "p...: why"}},
+                    ErrorLine{"megabyte_of_control_characters",
+                              {"f.json", "(root)", std::string(1 << 20, '\x01')},
+                              {"\\x01\\x01", "..."}}),
+    [](const auto& info) { return info.param.name; });
+
+// A REDUCE file listing a million axes (about 3 MB) loads and validates in well under a second:
+// nothing on the way (the reader, the duplicate-axis check) is quadratic in the axis count.
+TEST(CaseReader, AMillionReduceAxesLoadAndValidateInUnderASecond) {
+  std::string axes = "[0";
+  for (int i = 1; i < 1'000'000; ++i) axes += ", 0";
+  const FileText file = edited(kReduce, "\"axes\": [0]", "\"axes\": " + axes + "]");
+  const auto start = std::chrono::steady_clock::now();
+  CaseError error;
+  const auto c = parse_case(file.raw, "axes.json", &error);
+  ASSERT_TRUE(c.has_value()) << error.to_string();
+  const Validation v = validate(c->op, c->level);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  EXPECT_EQ(std::get<ReduceDesc>(c->op).axes.size(), 1'000'000u);
+  EXPECT_EQ(v.case_class(), CaseClass::Unspecified);
+  EXPECT_TRUE(v.has("REDUCE.AXES_DUPLICATE"));
+}
+
+// A file whose unknown key is a megabyte long gives a line of at most kMaxErrorLine.
+TEST(CaseReader, AnErrorAboutAHugeKeyIsCapped) {
+  const std::string key(1 << 20, 'x');
+  CaseError error;
+  ASSERT_FALSE(parse_case(
+      edited(kSlice1, R"("input_window_offsets")", "\"" + key + "\": 1, \"input_window_offsets\"").raw,
+      "f.json", &error));
+  const std::string line = error.to_string();
+  EXPECT_LE(line.size(), CaseError::kMaxErrorLine);
+  EXPECT_NE(line.find("f.json: params.xxx"), std::string::npos) << line;
+  EXPECT_NE(line.find("x...: "), std::string::npos) << line;  // the path, cut
 }
 
 TEST_F(CaseFiles, WriteIsAtomicAndReadsBack) {

@@ -4,8 +4,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -269,6 +271,310 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageRow{"UnknownBackend", "rules --nonsense"},
                       UsageRow{"BadBackendSpec", "replay /nonexistent --backend warp-drive"}),
     [](const ::testing::TestParamInfo<UsageRow>& info) { return info.param.name; });
+
+// Arguments checked at the door (docs/design.md, "The command"): every numeric option, shard,
+// corpus, report and repro destination of every command that runs cases. Each bad value is a
+// usage error on stderr's first line naming the option and the value, before any case runs
+// (nothing on stdout). In args, {dir} is the test's directory and {case} a well-formed case file.
+struct BadArgumentRow {
+  std::string name, args;
+  std::vector<std::string> names;  // what stderr's first line must contain
+  std::string env = {};            // variables set for the command, "A=1 B=2"
+};
+void PrintTo(const BadArgumentRow& r, std::ostream* os) {
+  *os << r.name;
+}
+
+std::vector<BadArgumentRow> bad_argument_rows() {
+  const std::string fuzz = "fuzz --backend reference --cases 1 --repro-dir {dir}/repros ";
+  const std::string certify = "certify --backend reference --ops SLICE --repro-dir {dir}/repros ";
+  const std::string run = "run {case} --backend reference ";
+  const std::string replay = "replay {case} --backend reference --repro-dir {dir}/repros ";
+  return {
+      // fuzz: the counts and sizes
+      {"FuzzCasesNegative", "fuzz --backend reference --cases -1", {"--cases", "'-1'"}},
+      {"FuzzCasesZero", "fuzz --backend reference --cases 0", {"--cases", "'0'"}},
+      {"FuzzCasesNan", "fuzz --backend reference --cases nan", {"--cases", "'nan'"}},
+      {"FuzzCasesFraction", "fuzz --backend reference --cases 1.5", {"--cases", "'1.5'"}},
+      {"FuzzCasesBeyond64Bits",
+       "fuzz --backend reference --cases 18446744073709551616",
+       {"--cases", "'18446744073709551616'"}},
+      {"FuzzDurationNan", "fuzz --backend reference --duration nan", {"--duration", "'nan'"}},
+      {"FuzzDurationNegative", "fuzz --backend reference --duration -1s", {"--duration", "'-1s'"}},
+      {"FuzzDurationInfinite", "fuzz --backend reference --duration inf", {"--duration", "'inf'"}},
+      {"FuzzDurationZero", "fuzz --backend reference --duration 0", {"--duration", "'0'"}},
+      {"FuzzDurationOutOfRange", "fuzz --backend reference --duration 1e300h", {"--duration", "'1e300h'"}},
+      {"FuzzDurationHexadecimal", "fuzz --backend reference --duration 0x10", {"--duration", "'0x10'"}},
+      {"FuzzMaxSizeNegative", fuzz + "--max-size -1", {"--max-size", "'-1'"}},
+      {"FuzzMaxSizeOutOfRange", fuzz + "--max-size 101", {"--max-size", "'101'"}},
+      {"FuzzJobsZero", fuzz + "--jobs 0", {"--jobs", "'0'"}},
+      {"FuzzJobsNegative", fuzz + "--jobs -1", {"--jobs", "'-1'"}},
+      {"FuzzSeedNegative", fuzz + "--seed -1", {"--seed", "'-1'"}},
+      {"FuzzSeedNan", fuzz + "--seed nan", {"--seed", "'nan'"}},
+      {"FuzzShrinkSecondsNan", fuzz + "--shrink-seconds nan", {"--shrink-seconds", "'nan'"}},
+      {"FuzzShrinkSecondsNegative", fuzz + "--shrink-seconds -1", {"--shrink-seconds", "'-1'"}},
+      {"FuzzTimeoutNegative", fuzz + "--timeout -1", {"--timeout", "'-1'"}},
+      {"FuzzMemoryLimitOutOfRange", fuzz + "--memory-limit 1e300", {"--memory-limit", "'1e300'"}},
+      {"FuzzCpuLimitInfinite", fuzz + "--cpu-limit inf", {"--cpu-limit", "'inf'"}},
+      // fuzz: shards, i < n <= 2^32-1
+      {"FuzzShardCountBeyond32Bits", fuzz + "--shard 0/4294967296", {"--shard", "'0/4294967296'"}},
+      {"FuzzShardCountNegative", fuzz + "--shard 1/-1", {"--shard", "'1/-1'"}},
+      {"FuzzShardIndexNotBelowCount", fuzz + "--shard 4/4", {"--shard", "'4/4'"}},
+      {"FuzzShardCountZero", fuzz + "--shard 0/0", {"--shard", "'0/0'"}},
+      {"FuzzShardNotAFraction", fuzz + "--shard 3", {"--shard", "'3'"}},
+      {"FuzzShardFromTheEnvironment", fuzz, {"--shard", "'5/2'"}, "GTEST_SHARD_INDEX=5 GTEST_TOTAL_SHARDS=2"},
+      // fuzz: destinations
+      {"FuzzReproDirUncreatable",
+       "fuzz --backend reference --cases 1 --repro-dir /proc/nonexistent/repros",
+       {"--repro-dir", "/proc/nonexistent/repros"}},
+      {"FuzzReproDirIsAFile",
+       "fuzz --backend reference --cases 1 --repro-dir {case}",
+       {"--repro-dir", "{case}"}},
+      {"FuzzReportUnwritable",
+       fuzz + "--report /proc/nonexistent/report.json",
+       {"/proc/nonexistent/report.json"}},
+      {"FuzzReportIsADirectory", fuzz + "--report {dir}", {"report", "{dir}", "directory"}},
+      // certify
+      {"CertifyTimeoutNegative", certify + "--timeout -1", {"--timeout", "'-1'"}},
+      {"CertifyTimeoutNan", certify + "--timeout nan", {"--timeout", "'nan'"}},
+      {"CertifyTimeoutOutOfRange", certify + "--timeout 1e300", {"--timeout", "'1e300'"}},
+      {"CertifyTimeoutBelowTheFloor", certify + "--timeout 0", {"--timeout", "'0'"}},
+      {"CertifyMemoryLimitNegative", certify + "--memory-limit -1", {"--memory-limit", "'-1'"}},
+      {"CertifyCpuLimitNan", certify + "--cpu-limit nan", {"--cpu-limit", "'nan'"}},
+      {"CertifyStopAfterFailuresNegative",
+       certify + "--stop-after-failures -1",
+       {"--stop-after-failures", "'-1'"}},
+      {"CertifySeedFraction", certify + "--seed 2.5", {"--seed", "'2.5'"}},
+      {"CertifyShardCountBeyond32Bits", certify + "--shard 0/4294967296", {"--shard", "'0/4294967296'"}},
+      {"CertifyShardCountNegative", certify + "--shard 1/-1", {"--shard", "'1/-1'"}},
+      {"CertifyShardFromTheEnvironment",
+       certify,
+       {"--shard", "'2/2'"},
+       "GTEST_SHARD_INDEX=2 GTEST_TOTAL_SHARDS=2"},
+      {"CertifyCorpusMissing", certify + "--corpus {dir}/nonexistent", {"--corpus", "{dir}/nonexistent"}},
+      {"CertifyCorpusIsAFile", certify + "--corpus {case}", {"--corpus", "{case}"}},
+      {"CertifyReproDirUncreatable",
+       "certify --backend reference --ops SLICE --repro-dir /proc/nonexistent/repros",
+       {"--repro-dir", "/proc/nonexistent/repros"}},
+      {"CertifyReportUnwritable",
+       certify + "--report /proc/nonexistent/r.json",
+       {"/proc/nonexistent/r.json"}},
+      {"CertifyHtmlUnwritable", certify + "--html /proc/nonexistent/r.html", {"/proc/nonexistent/r.html"}},
+      {"CertifyJunitUnwritable", certify + "--junit /proc/nonexistent/r.xml", {"/proc/nonexistent/r.xml"}},
+      {"CertifyMarkdownUnwritable",
+       certify + "--markdown /proc/nonexistent/r.md",
+       {"/proc/nonexistent/r.md"}},
+      {"CertifyReportIsADirectory", certify + "--report {dir}", {"{dir}", "directory"}},
+      // run
+      {"RunTimeoutNan", run + "--timeout nan", {"--timeout", "'nan'"}},
+      {"RunTimeoutInfinite", run + "--timeout inf", {"--timeout", "'inf'"}},
+      {"RunMaxFileBytesNegative", run + "--max-file-bytes -1", {"--max-file-bytes", "'-1'"}},
+      {"RunMaxFileBytesZero", run + "--max-file-bytes 0", {"--max-file-bytes", "'0'"}},
+      {"RunMemoryLimitNan", run + "--memory-limit nan", {"--memory-limit", "'nan'"}},
+      // replay
+      {"ReplayTimeoutNegative", replay + "--timeout -1", {"--timeout", "'-1'"}},
+      {"ReplayMaxFileBytesNan", replay + "--max-file-bytes nan", {"--max-file-bytes", "'nan'"}},
+      {"ReplayCpuLimitOutOfRange", replay + "--cpu-limit 1e300", {"--cpu-limit", "'1e300'"}},
+      {"ReplayReproDirUnwritable",
+       "replay {case} --backend reference --repro-dir /proc/nonexistent/repros",
+       {"--repro-dir", "/proc/nonexistent/repros"}},
+      {"ReplayReproDirIsAFile",
+       "replay {case} --backend reference --repro-dir {case}",
+       {"--repro-dir", "{case}"}},
+      // merge
+      {"MergeOfACaseFile", "merge {case}", {"{case}", "not a `dmlcert certify --report` JSON report"}},
+      {"MergeOfAMissingFile", "merge {dir}/nonexistent.json", {"{dir}/nonexistent.json", "cannot read"}},
+      {"MergeReportUnwritable",
+       "merge {case} --report /proc/nonexistent/r.json",
+       {"/proc/nonexistent/r.json"}},
+  };
+}
+
+class BadArgumentCliTest : public CliTest, public ::testing::WithParamInterface<BadArgumentRow> {
+ protected:
+  std::string expand(std::string s) {
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"{dir}", dir_.string()},
+          std::pair<std::string, std::string>{"{case}", (dir_ / "case.json").string()}})
+      for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
+    return s;
+  }
+};
+
+TEST_P(BadArgumentCliTest, IsAUsageErrorNamingOptionAndValueBeforeAnyCaseRuns) {
+  write("case.json", slice1_case());
+  const BadArgumentRow& row = GetParam();
+  const std::string command =
+      row.env.empty() ? std::string(DMLCERT_CLI) : "env " + row.env + " " + std::string(DMLCERT_CLI);
+  const CliResult r = cli_with(command, expand(row.args));
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(r.out, "") << "a case ran";
+  const auto lines = r.err_lines();
+  ASSERT_FALSE(lines.empty());
+  for (const std::string& name : row.names)
+    EXPECT_NE(lines[0].find(expand(name)), std::string::npos) << "no " << expand(name) << " in: " << lines[0];
+  EXPECT_LE(lines.size(), 2u) << r.err;  // the error, and CLI11's pointer to --help
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Args, BadArgumentCliTest, ::testing::ValuesIn(bad_argument_rows()),
+                         [](const ::testing::TestParamInfo<BadArgumentRow>& info) {
+                           return info.param.name;
+                         });
+
+// Inputs read from disk by run and replay (docs/case-format.md, "Malformed files" and
+// "Limits"): every path that cannot be read is reported by name, untrusted text is escaped, lines
+// are capped, and a device that never ends stops at the file limit. In args, {dir} is the test's
+// directory; setup makes the files a row needs there.
+struct InputRow {
+  std::string name;
+  std::function<void(const fs::path& dir)> setup;
+  std::string args;
+  int status;
+  std::vector<std::string> err_has, out_has;
+  bool skip_as_root = false;  // permissions do not stop root
+};
+void PrintTo(const InputRow& r, std::ostream* os) {
+  *os << r.name;
+}
+
+void put(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+// The doc example, named `name` (JSON string syntax), its expected output wrong so that it fails.
+std::string failing_case_named(const std::string& name) {
+  std::string text =
+      slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,6,7,8, 9,10,11,12, 13,14,15,16]", "[14, 16, 6, 9]");
+  const std::string from = "\"slice1/doc-example-2\"";
+  return text.replace(text.find(from), from.size(), "\"" + name + "\"");
+}
+
+std::vector<InputRow> input_rows() {
+  return {
+      {"ReplayReportsADanglingLink",
+       [](const fs::path& d) {
+         put(d / "cases/good.json", slice1_case());
+         fs::create_symlink("nowhere.json", d / "cases/dangling.json");
+       },
+       "replay {dir}/cases --backend reference",
+       2,
+       {"{dir}/cases/dangling.json: (file): a link to nothing"},
+       {"1 passed, 0 failed"}},
+      {"ReplayReportsALinkLoop",
+       [](const fs::path& d) {
+         put(d / "cases/good.json", slice1_case());
+         fs::create_symlink("loop.json", d / "cases/loop.json");
+       },
+       "replay {dir}/cases --backend reference",
+       2,
+       {"{dir}/cases/loop.json: (file): a link to nothing"},
+       {"1 passed, 0 failed"}},
+      {"ReplayReportsAnUnreadableSubdirectory",
+       [](const fs::path& d) {
+         put(d / "cases/good.json", slice1_case());
+         put(d / "cases/locked/hidden.json", slice1_case());
+         fs::permissions(d / "cases/locked", fs::perms::none);
+       },
+       "replay {dir}/cases --backend reference",
+       2,
+       {"{dir}/cases/locked: (file): cannot list the directory"},
+       {"1 passed, 0 failed"},
+       true},
+      {"ReplayReportsEveryMissingPath",
+       [](const fs::path& d) { put(d / "case.json", slice1_case()); },
+       "replay {dir}/missing-1.json {dir}/case.json {dir}/missing-2 --backend reference",
+       2,
+       {"{dir}/missing-1.json: (file): cannot read the file",
+        "{dir}/missing-2: (file): cannot read the file"},
+       {"1 passed, 0 failed"}},
+      {"RunOfADirectorySaysSo",
+       [](const fs::path&) {},
+       "run {dir} --backend reference",
+       2,
+       {"{dir}: (file): cannot read the file: it is a directory"}},
+      {"RunOfDevZeroStopsAtTheFileLimit",
+       [](const fs::path&) {},
+       "run /dev/zero --backend reference",
+       2,
+       {"/dev/zero: (file): it holds more than the limit of 16777216 bytes (--max-file-bytes)"}},
+      {"RunOfDevZeroStopsAtAGivenFileLimit",
+       [](const fs::path&) {},
+       "run /dev/zero --backend reference --max-file-bytes 1000",
+       2,
+       {"more than the limit of 1000 bytes"}},
+      {"RunOfProcSelfMemSaysItCannotBeRead",
+       [](const fs::path&) {},
+       "run /proc/self/mem --backend reference",
+       2,
+       {"/proc/self/mem: (file): cannot read the file"}},
+      {"ReplayEscapesAFailingCaseName",
+       [](const fs::path& d) { put(d / "evil.json", failing_case_named("evil\\n\\u001b[2J\\u0007")); },
+       "replay {dir}/evil.json --backend reference --repro-dir {dir}/repros",
+       1,
+       {},
+       {"FAILED evil\\n\\x1b[2J\\x07: failed"}},
+      {"RunEscapesAnUnknownCaseName",
+       [](const fs::path& d) { put(d / "case.json", slice1_case()); },
+       "run {dir}/case.json --backend reference --case \"$(printf 'x\\033[2J\\ny')\"",
+       2,
+       {"no case named 'x\\x1b[2J\\ny'"}},
+      {"ReplayCapsAMegabyteErrorLine",
+       [](const fs::path& d) {
+         std::string text = slice1_case();
+         text.replace(text.find("\"input_window_offsets\""), 0, "\"" + std::string(1 << 20, 'k') + "\": 1, ");
+         put(d / "huge-key.json", text);
+       },
+       "replay {dir}/huge-key.json --backend reference",
+       2,
+       {"{dir}/huge-key.json: params.kkk", "k..."}},
+      {"RunKeepsTheSignOfNegativeZero",
+       [](const fs::path& d) {
+         // The input element the window takes third is -0; the expected output says -0.0.
+         put(d / "case.json", slice1_case("[1, 1, 4, 4]", "[1,2,3,4, 5,-0,7,8, 9,10,11,12, 13,14,15,16]",
+                                          "[14, 16, -0.0, 8]"));
+       },
+       "run {dir}/case.json --backend reference",
+       0,
+       {},
+       {"\"outcome\": \"passed\""}},
+  };
+}
+
+class InputCliTest : public CliTest, public ::testing::WithParamInterface<InputRow> {
+ protected:
+  std::string expand(std::string s) {
+    for (size_t at; (at = s.find("{dir}")) != std::string::npos;) s.replace(at, 5, dir_.string());
+    return s;
+  }
+};
+
+TEST_P(InputCliTest, ReportsEveryPathEscapedAndCapped) {
+  const InputRow& row = GetParam();
+  if (row.skip_as_root && ::geteuid() == 0) GTEST_SKIP() << "root reads directories whatever their mode";
+  row.setup(dir_);
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = cli(expand(row.args));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::error_code ec;  // a link loop has no status
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir_, ec))
+    if (e.is_directory(ec)) fs::permissions(e.path(), fs::perms::owner_all, ec);  // for TearDown
+  EXPECT_EQ(r.status, row.status) << r.out << r.err;
+  EXPECT_LT(seconds, 2.0);
+  for (const std::string& s : row.err_has)
+    EXPECT_NE(r.err.find(expand(s)), std::string::npos) << r.err.substr(0, 2000);
+  for (const std::string& s : row.out_has)
+    EXPECT_NE(r.out.find(expand(s)), std::string::npos) << r.out.substr(0, 2000);
+  for (const std::string& line : r.err_lines()) EXPECT_LE(line.size(), 400u) << line.substr(0, 500);
+  for (const std::string* text : {&r.out, &r.err})
+    for (char c : *text)
+      ASSERT_TRUE(static_cast<unsigned char>(c) >= 0x20 || c == '\n')
+          << "a raw control character in: " << *text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, InputCliTest, ::testing::ValuesIn(input_rows()),
+                         [](const ::testing::TestParamInfo<InputRow>& info) { return info.param.name; });
 
 TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
   const CliResult r = cli("--help");

@@ -3,7 +3,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -73,27 +78,103 @@ void add_run_options(CLI::App& cmd, RunOptions* options) {
       ->default_str("float32");
 }
 
-CLI::Validator finite_at_least(double min) {
-  return CLI::Validator(
-      [min](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < min)
-          return "'" + text + "' is not a finite number of at least " + std::to_string(min).substr(0, 4);
-        return {};
-      },
-      "NUMBER>=" + std::to_string(min).substr(0, 4));
+namespace {
+
+// A bound as the usage message prints it: 0.1, 1e+06.
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
-CLI::Validator positive_integer() {
+}  // namespace
+
+CLI::Validator number_in(double min, double max) {
+  const std::string range = "from " + number_text(min) + " to " + number_text(max);
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18 ||
-            std::stoull(text) == 0)
-          return "'" + text + "' is not a positive integer";
+      [min, max, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(text.c_str(), &end);
+        // strtod also takes "nan", "inf" and "0x1p3"; only the finite decimal values in range pass.
+        const bool decimal = text.find_first_not_of("0123456789.eE+-") == std::string::npos;
+        if (text.empty() || !decimal || end != text.c_str() + text.size() || errno == ERANGE ||
+            !std::isfinite(v) || v < min || v > max)
+          return "'" + printable(text, 60) + "' is not a number " + range;
         return {};
       },
-      "INTEGER>0");
+      "NUMBER " + range);
+}
+
+CLI::Validator integer_in(uint64_t min, uint64_t max) {
+  const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        uint64_t v = 0;
+        const char* end = text.data() + text.size();
+        // Digits only: from_chars alone would take nothing else either, but say so for "-1" and "1e3".
+        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || ec != std::errc() ||
+            ptr != end || v < min || v > max)
+          return "'" + printable(text, 60) + "' is not a whole number " + range;
+        return {};
+      },
+      "INTEGER " + range);
+}
+
+bool parse_shard(const std::string& text, uint32_t* index, uint32_t* count, std::string* used) {
+  std::string s = text;
+  if (s.empty()) {
+    // The GoogleTest sharding variables CI systems already set.
+    const char* i = std::getenv("GTEST_SHARD_INDEX");
+    const char* n = std::getenv("GTEST_TOTAL_SHARDS");
+    if (!i || !n) {
+      *index = 0, *count = 1;
+      return true;
+    }
+    s = std::string(i) + "/" + n;
+  }
+  *used = s;
+  const auto slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  uint64_t i = 0, n = 0;
+  const char* mid = s.data() + slash;
+  const char* end = s.data() + s.size();
+  // Digits only, so that "1/-1" is not taken as 1/4294967295, and n fits 32 bits, so that
+  // "0/4294967296" does not wrap to a division by zero.
+  const auto [pi, ei] = std::from_chars(s.data(), mid, i);
+  const auto [pn, en] = std::from_chars(mid + 1, end, n);
+  if (slash == 0 || slash + 1 == s.size() || s.find_first_not_of("0123456789/") != std::string::npos ||
+      ei != std::errc() || en != std::errc() || pi != mid || pn != end || n == 0 || n > 0xFFFFFFFFull ||
+      i >= n)
+    return false;
+  *index = static_cast<uint32_t>(i), *count = static_cast<uint32_t>(n);
+  return true;
+}
+
+bool writable_dir(const std::string& dir, bool create, std::string* why) {
+  std::error_code ec;
+  const fs::path target = fs::absolute(dir, ec);
+  // The nearest ancestor that exists: what a probe made below it must be removed again.
+  fs::path existing = target;
+  while (!fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+    existing = existing.parent_path();
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec)) {
+    *why = "is not a directory";
+    return false;
+  }
+  // Making the directory is the only sure test: permission bits say nothing about /proc, a
+  // read-only mount or an ACL.
+  fs::create_directories(target, ec);
+  if (ec) {
+    *why = "cannot be created: " + ec.message();
+    return false;
+  }
+  bool ok = ::access(target.c_str(), W_OK | X_OK) == 0;
+  if (!ok) *why = "cannot be written: " + std::string(std::strerror(errno));
+  if (!create)
+    for (fs::path p = target; p != existing && p.has_parent_path(); p = p.parent_path()) fs::remove(p, ec);
+  return ok;
 }
 
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
@@ -101,7 +182,7 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
   cmd.add_option("--timeout", options->floor_seconds,
                  "Seconds every call may take before it counts as a timeout; large cases get more in "
                  "proportion to their bytes")
-      ->check(finite_at_least(0.1))
+      ->check(number_in(0.1, kMaxSeconds))
       ->capture_default_str();
   cmd.add_option_function<double>(
          "--memory-limit",
@@ -109,11 +190,11 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
          "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: a "
          "quarter of "
          "this machine's memory; 0: none)")
-      ->check(finite_at_least(0));
+      ->check(number_in(0, kMaxMemoryGib));
   cmd.add_option(
          "--cpu-limit", options->cpu_seconds_per_call,
          "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
-      ->check(finite_at_least(0))
+      ->check(number_in(0, kMaxSeconds))
       ->capture_default_str();
 }
 

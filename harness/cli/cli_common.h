@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -41,9 +42,27 @@ void add_run_options(CLI::App& cmd, RunOptions* options);
 // Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
 
-// Option checks that name the option and the value: finite, not negative, within a range.
-CLI::Validator finite_at_least(double min);
-CLI::Validator positive_integer();
+// Every numeric option is checked at the door (docs/design.md, "The command"): a value that is
+// negative, NaN, infinite or out of range is a usage error naming the option and the value, never
+// a wrap-around, a division by zero or an undefined float-to-integer conversion later on. CLI11
+// prefixes the message with the option's name.
+// Upper bounds: far beyond any real use, small enough that every conversion downstream (a
+// deadline in nanoseconds, GiB in bytes) stays defined.
+inline constexpr double kMaxSeconds = 1e6;          // about 11 days, for one call or one shrink
+inline constexpr double kMaxMemoryGib = 1 << 20;    // 1 PiB
+inline constexpr double kMaxDurationSeconds = 1e8;  // about 3 years of fuzzing
+inline constexpr uint64_t kMaxCases = 1'000'000'000'000'000;
+inline constexpr uint64_t kMaxFileBytes = uint64_t{1} << 40;  // --max-file-bytes: 1 TiB
+// A finite decimal number in [min, max] ("nan", "inf", "0x10" and "1e400" are refused).
+CLI::Validator number_in(double min, double max);
+// A whole number in [min, max], digits only ("-1", "1.5" and "1e3" are refused).
+CLI::Validator integer_in(uint64_t min, uint64_t max);
+// "i/n" with 0 <= i < n <= 2^32-1, digits only; text that is empty takes GTEST_SHARD_INDEX and
+// GTEST_TOTAL_SHARDS when both are set, else 0/1. False when the text is not such a shard.
+bool parse_shard(const std::string& text, uint32_t* index, uint32_t* count, std::string* used);
+// Whether dir is, or can be made, a directory that can be written; says why not. With create it
+// is made now, parents included; without, what was made to find out is removed again.
+bool writable_dir(const std::string& dir, bool create, std::string* why);
 
 // A backend spec with a plugin's path made absolute, so that printed commands work from anywhere.
 std::string absolute_spec(const std::string& spec);

@@ -28,40 +28,24 @@ struct CertifyArgs {
   ReportFiles files;
 };
 
-// "i/n", or GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS when --shard is absent.
-std::optional<cert::Shard> parse_shard(const std::string& text) {
-  std::string s = text;
-  if (s.empty()) {
-    const char* index = std::getenv("GTEST_SHARD_INDEX");
-    const char* total = std::getenv("GTEST_TOTAL_SHARDS");
-    if (!index || !total) return cert::Shard{0, 1};
-    s = std::string(index) + "/" + total;
-  }
-  const auto slash = s.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return std::nullopt;
-  const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
-  if (i.find_first_not_of("0123456789") != std::string::npos ||
-      n.find_first_not_of("0123456789") != std::string::npos || i.size() > 10 || n.size() > 10)
-    return std::nullopt;
-  const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
-  if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return std::nullopt;
-  return cert::Shard{static_cast<uint32_t>(iv), static_cast<uint32_t>(nv)};
-}
-
 int certify(CertifyArgs& a) {
   engine::CertifyOptions o;
   const auto level = parse_feature_level(a.level);
   const auto budget = engine::budget_named(a.budget);
-  const auto shard = parse_shard(a.shard);
-  if (!level || !budget || !shard) {
+  cert::Shard shard;
+  std::string shard_text;
+  const bool shard_ok = parse_shard(a.shard, &shard.index, &shard.count, &shard_text);
+  if (!level || !budget || !shard_ok) {
     std::cerr << "dmlcert certify: "
-              << (!level    ? "--level: unknown feature level '" + a.level + "' (expected 1_0 ... 6_4)"
-                  : !budget ? "--budget: unknown budget '" + a.budget + "'"
-                            : "--shard '" + a.shard + "' is not i/n with 0 <= i < n <= 4294967295")
+              << (!level ? "--level: unknown feature level '" + printable(a.level, 60) +
+                               "' (expected 1_0 ... 6_4)"
+                  : !budget ? "--budget: unknown budget '" + printable(a.budget, 60) + "'"
+                            : "--shard '" + printable(shard_text, 60) +
+                                  "' is not i/n with 0 <= i < n <= 4294967295")
               << "\n";
     return kExitUsage;
   }
-  o.level = *level, o.budget = *budget, o.shard = *shard, o.seed = a.seed;
+  o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed;
   o.stop_after_failures = a.stop_after_failures;
   for (size_t start = 0; start < a.ops.size();) {
     const size_t end = a.ops.find(',', start);
@@ -76,10 +60,19 @@ int certify(CertifyArgs& a) {
     start = end == std::string::npos ? a.ops.size() : end + 1;
   }
   // Everything that can be checked before the first case: the corpus, the repro directory, the
-  // report files.
+  // report files (docs/design.md, "The command").
   std::string corpus_dir = a.corpus;
-  if (!corpus_dir.empty() && !fs::is_directory(corpus_dir)) {
-    std::cerr << "dmlcert certify: --corpus '" << printable(corpus_dir) << "' is not a directory\n";
+  if (std::error_code ec; !corpus_dir.empty() && !fs::is_directory(corpus_dir, ec)) {
+    std::cerr << "dmlcert certify: --corpus '" << printable(corpus_dir, 200) << "' is not a directory"
+              << (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)") << "\n";
+    return kExitUsage;
+  }
+  if (std::string why; !writable_dir(a.repro_dir, /*create=*/true, &why)) {
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
+    return kExitUsage;
+  }
+  if (std::string why; !can_write_reports(a.files, &why)) {
+    std::cerr << "dmlcert certify: " << why << "\n";
     return kExitUsage;
   }
 #ifdef DMLCERT_SOURCE_CORPUS_DIR
@@ -95,17 +88,6 @@ int certify(CertifyArgs& a) {
     for (const CaseError& e : loaded.errors)
       std::cerr << "dmlcert certify: corpus: " << e.to_string() << "\n";
     o.corpus = std::move(loaded.cases);
-  }
-  std::error_code ec;
-  fs::create_directories(a.repro_dir, ec);
-  if (ec || ::access(a.repro_dir.c_str(), W_OK) != 0) {
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir)
-              << "' cannot be created or written" << (ec ? ": " + ec.message() : "") << "\n";
-    return kExitUsage;
-  }
-  if (std::string why; !can_write_reports(a.files, &why)) {
-    std::cerr << "dmlcert certify: " << why << "\n";
-    return kExitUsage;
   }
 
   // Built-ins and plugins alike run in the isolation child, behind guard pages.
@@ -181,11 +163,13 @@ void add_certify_command(CLI::App& app) {
                   "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");
   cmd->add_option("--ops", args->ops,
                   "Comma-separated operators to certify (default: all): " + operator_list(","));
-  cmd->add_option("--seed", args->seed, "Mixed into every case's seed")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "Mixed into every case's seed")
+      ->check(integer_in(0, UINT64_MAX))
+      ->capture_default_str();
   cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "
                   "run up to the last failure")
-      ->check(CLI::Range(0, 1 << 30))
+      ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
   add_report_options(*cmd, &args->files);
   cmd->footer(kExitStatusHelp);

@@ -2,8 +2,10 @@
 // "The command"), run on the engine (harness/engine/fuzz.h).
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,9 +14,11 @@
 #include "backend_oracle.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/text.h"
 #include "fuzz.h"
 #include "progress.h"
 #include "registry.h"
+#include "report_files.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -39,31 +43,21 @@ struct FuzzArgs {
   plugin::IsolationOptions isolation;
 };
 
-// "60s", "2m", "1h" or plain seconds: finite and positive.
+// "60s", "2m", "1h" or plain seconds: positive and at most kMaxDurationSeconds. strtod alone
+// would also take "nan" (a run that never ends, as every comparison with it is false), "inf" and
+// hexadecimal, so the number must be decimal digits.
 std::optional<double> parse_duration(const std::string& s) {
-  if (s.empty()) return std::nullopt;
+  const size_t number_end = s.find_first_not_of("0123456789.eE+-");
+  if (s.empty() || number_end == 0) return std::nullopt;
+  const std::string number = s.substr(0, number_end), unit = s.substr(std::min(number_end, s.size()));
   char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || !std::isfinite(v) || v <= 0) return std::nullopt;
-  const std::string unit(end);
-  if (unit.empty() || unit == "s") return v;
-  if (unit == "m") return v * 60;
-  if (unit == "h") return v * 3600;
-  return std::nullopt;
-}
-
-// "i/n" with 0 <= i < n <= 2^32-1, digits only.
-bool parse_shard(const std::string& s, uint32_t* index, uint32_t* count) {
-  const auto slash = s.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return false;
-  const std::string i = s.substr(0, slash), n = s.substr(slash + 1);
-  if (i.find_first_not_of("0123456789") != std::string::npos ||
-      n.find_first_not_of("0123456789") != std::string::npos || i.size() > 10 || n.size() > 10)
-    return false;
-  const unsigned long long iv = std::stoull(i), nv = std::stoull(n);
-  if (nv == 0 || nv > 0xFFFFFFFFull || iv >= nv) return false;
-  *index = static_cast<uint32_t>(iv), *count = static_cast<uint32_t>(nv);
-  return true;
+  errno = 0;
+  const double v = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size() || errno == ERANGE || !std::isfinite(v) || v <= 0)
+    return std::nullopt;
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (scale == 0 || v * scale > kMaxDurationSeconds) return std::nullopt;
+  return v * scale;
 }
 
 int fuzz(const FuzzArgs& a) {
@@ -74,8 +68,9 @@ int fuzz(const FuzzArgs& a) {
   o.jobs = a.jobs;
   o.duration_seconds = parse_duration(a.duration);
   if (!a.duration.empty() && !o.duration_seconds) {
-    std::cerr << "dmlcert fuzz: --duration '" << a.duration
-              << "' is not a positive duration like 60s, 5m or 1h\n";
+    std::cerr << "dmlcert fuzz: --duration '" << printable(a.duration, 60)
+              << "' is not a positive duration of at most " << kMaxDurationSeconds
+              << " seconds, like 60s, 5m or 1h\n";
     return kExitUsage;
   }
   if (a.cases && !a.duration.empty()) {
@@ -86,7 +81,7 @@ int fuzz(const FuzzArgs& a) {
   for (const std::string& op : a.ops) {
     const auto k = parse_op(op);
     if (!k) {
-      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << op << "' (expected one of "
+      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << printable(op, 60) << "' (expected one of "
                 << operator_list(", ") << ")\n";
       return kExitUsage;
     }
@@ -95,35 +90,25 @@ int fuzz(const FuzzArgs& a) {
   if (!a.level.empty()) {
     o.level = parse_feature_level(a.level);
     if (!o.level) {
-      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << a.level
+      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << printable(a.level, 60)
                 << "' (expected 1_0 ... 6_4)\n";
       return kExitUsage;
     }
   }
-  // --shard wins; otherwise the GoogleTest sharding variables CI systems already set.
-  std::string shard = a.shard;
-  if (shard.empty()) {
-    const char* i = std::getenv("GTEST_SHARD_INDEX");
-    const char* n = std::getenv("GTEST_TOTAL_SHARDS");
-    if (i && n) shard = std::string(i) + "/" + n;
-  }
-  if (!shard.empty() && !parse_shard(shard, &o.shard_index, &o.shard_count)) {
-    std::cerr << "dmlcert fuzz: --shard '" << shard << "' is not i/n with 0 <= i < n <= 4294967295\n";
+  if (std::string used; !parse_shard(a.shard, &o.shard_index, &o.shard_count, &used)) {
+    std::cerr << "dmlcert fuzz: --shard '" << printable(used, 60)
+              << "' is not i/n with 0 <= i < n <= 4294967295\n";
     return kExitUsage;
   }
-  std::error_code ec;
-  fs::create_directories(a.repro_dir, ec);
-  if (ec || ::access(a.repro_dir.c_str(), W_OK) != 0) {
-    std::cerr << "dmlcert fuzz: --repro-dir '" << a.repro_dir << "' cannot be created or written"
-              << (ec ? ": " + ec.message() : "") << "\n";
+  // Every destination is checked before the first case, so a run never ends in a file it cannot
+  // write (docs/design.md, "The command").
+  if (std::string why; !writable_dir(a.repro_dir, /*create=*/true, &why)) {
+    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
     return kExitUsage;
   }
-  if (!a.report.empty()) {
-    std::ofstream probe(a.report, std::ios::app);
-    if (!probe) {
-      std::cerr << "dmlcert fuzz: --report '" << a.report << "' cannot be written\n";
-      return kExitUsage;
-    }
+  if (std::string why; !can_write_reports(ReportFiles{.json = a.report}, &why)) {
+    std::cerr << "dmlcert fuzz: " << why << "\n";
+    return kExitUsage;
   }
 
   // One backend to check the spec opens; each worker opens its own.
@@ -173,7 +158,8 @@ int fuzz(const FuzzArgs& a) {
     std::ofstream out(a.report);
     out << engine::fuzz_report_json(result, o) << "\n";
     if (!out) {
-      std::cerr << "dmlcert fuzz: cannot write the report to " << a.report << "\n";
+      std::cerr << "dmlcert fuzz: cannot write the report to " << printable(a.report, 200) << ": "
+                << std::strerror(errno) << "\n";
       return kExitUsage;
     }
   }
@@ -203,25 +189,26 @@ void add_fuzz_command(CLI::App& app) {
                   "The oracle: reference, or another backend whose outputs judge valid cases")
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "The run's seed; each case's seed derives from (seed, index)")
+      ->check(integer_in(0, UINT64_MAX))
       ->capture_default_str();
   cmd->add_option("--cases", args->cases, "How many cases (across all shards); default 1000")
-      ->check(positive_integer());
+      ->check(integer_in(1, kMaxCases));
   cmd->add_option("--duration", args->duration, "Run for this long instead (60s, 5m, 1h)");
   cmd->add_option("--ops", args->ops, "Only these operators (" + operator_list(",") + ")")->delimiter(',');
   cmd->add_option("--level", args->level, "Only this feature level (default: cycle 2_1, 3_0, 4_1, 5_0)");
   cmd->add_option("--shard", args->shard,
                   "Take part i of n (i/n) of the cases; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
   cmd->add_option("--jobs,-j", args->jobs, "Parallel workers, each with its own backend (default: the cores)")
-      ->check(CLI::Range(1u, 256u))
+      ->check(integer_in(1, 256))
       ->capture_default_str();
   cmd->add_option("--repro-dir", args->repro_dir, "Where failing cases are saved")->capture_default_str();
   cmd->add_option("--report", args->report,
                   "Write a JSON report: outcomes, classes, coverage, failures, throughput");
   cmd->add_option("--max-size", args->max_size, "Largest rapidcheck size (tensors grow with it)")
-      ->check(CLI::Range(0, 100))
+      ->check(integer_in(0, 100))
       ->capture_default_str();
   cmd->add_option("--shrink-seconds", args->shrink_seconds, "Time cap for shrinking one failure")
-      ->check(finite_at_least(0))
+      ->check(number_in(0, kMaxSeconds))
       ->capture_default_str();
   add_run_options(*cmd, &args->options);
   add_isolation_options(*cmd, &args->isolation);

@@ -18,6 +18,10 @@ struct MergeArgs {
 };
 
 int merge(const MergeArgs& a) {
+  if (std::string why; !can_write_reports(a.files, &why)) {
+    std::cerr << "dmlcert merge: " << why << "\n";
+    return kExitUsage;
+  }
   std::vector<cert::Report> parts;
   for (const std::string& path : a.inputs) {
     std::ifstream in(path, std::ios::binary);
@@ -40,7 +44,7 @@ int merge(const MergeArgs& a) {
     return kExitUsage;
   }
   std::cout << cert::to_text(*merged);
-  if (!write_reports(*merged, a.files)) return kExitFailed;
+  if (!write_reports(*merged, a.files)) return kExitUsage;
   return cert::certified(*merged) ? kExitPassed : kExitFailed;
 }
 

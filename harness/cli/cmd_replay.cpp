@@ -40,6 +40,12 @@ std::string save_for_reproduction(const Case& c, const std::string& dir) {
 }
 
 int replay(const ReplayArgs& a) {
+  // The repro directory is made only when a case fails, but whether it could be is known now,
+  // before any case runs (docs/design.md, "The command").
+  if (std::string why; !writable_dir(a.repro_dir, /*create=*/false, &why)) {
+    std::cerr << "dmlcert replay: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
+    return kExitUsage;
+  }
   auto backends = open_backends(a.backend, a.isolation);
   if (!backends) return kExitUsage;
   RunOptions options = a.options;
@@ -109,6 +115,7 @@ void add_replay_command(CLI::App& app) {
                   "Where each failing case is written alone, for its reproduce line")
       ->capture_default_str();
   cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse case files larger than this")
+      ->check(integer_in(1, kMaxFileBytes))
       ->capture_default_str();
   add_isolation_options(*cmd, &args->isolation);
   cmd->footer(kExitStatusHelp);

@@ -3,6 +3,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/text.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -43,8 +44,8 @@ int run(const RunArgs& a) {
     if (a.case_name.empty() || c.name == a.case_name) selected.push_back(&c);
   if (selected.empty()) {
     if (loaded.errors.empty())
-      std::cerr << a.file << ": no case" << (a.case_name.empty() ? "" : " named '" + a.case_name + "'")
-                << "\n";
+      std::cerr << printable(a.file, 200) << ": no case"
+                << (a.case_name.empty() ? "" : " named '" + printable(a.case_name, 200) + "'") << "\n";
     return kExitUsage;
   }
   auto backends = open_backends(a.backend, a.isolation);
@@ -92,6 +93,7 @@ void add_run_command(CLI::App& app) {
   add_run_options(*cmd, &args->options);
   add_isolation_options(*cmd, &args->isolation);
   cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse a case file larger than this")
+      ->check(integer_in(1, kMaxFileBytes))
       ->capture_default_str();
   cmd->footer(kExitStatusHelp);
   cmd->callback([args] { set_exit_status(run(*args)); });

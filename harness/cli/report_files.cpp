@@ -53,11 +53,16 @@ bool can_write_reports(const ReportFiles& files, std::string* why) {
     if (path->empty()) continue;
     std::error_code ec;
     const fs::path p = fs::absolute(*path, ec);
+    // The report replaces the file by a rename, which a directory in its place would refuse.
+    if (fs::is_directory(p, ec)) {
+      *why = "cannot write the report " + printable(*path, 200) + ": it is a directory";
+      return false;
+    }
     if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
     const std::string probe = p.string() + ".tmp";
     std::ofstream out(probe, std::ios::app);
     if (!out) {
-      *why = "cannot write the report " + printable(*path) + ": " + std::strerror(errno);
+      *why = "cannot write the report " + printable(*path, 200) + ": " + std::strerror(errno);
       return false;
     }
     out.close();

@@ -20,7 +20,10 @@ namespace dmlcert {
 namespace fs = std::filesystem;
 
 std::string CaseError::to_string() const {
-  return printable(file, 200) + ": " + printable(path, 100) + ": " + printable(message, kMaxErrorLine);
+  // The file and the path get bounded shares, the message the rest: a line that floods a terminal
+  // or a CI log helps no one (docs/case-format.md, "Malformed files").
+  std::string line = printable(file, 160) + ": " + printable(path, 80) + ": ";
+  return line + printable(message, kMaxErrorLine - line.size());
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "dmlcert/text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace dmlcert {
@@ -18,12 +19,14 @@ size_t utf8_length(std::string_view s, size_t i) {
 }  // namespace
 
 std::string printable(std::string_view s, size_t max_bytes) {
+  constexpr std::string_view kEllipsis = "...";
   std::string out;
+  // Where the text was cut last with room left for the ellipsis: a cut never splits an escape or
+  // a UTF-8 sequence, and the result, ellipsis included, is never longer than max_bytes.
+  size_t cut = 0;
   for (size_t i = 0; i < s.size();) {
-    if (out.size() >= max_bytes) {
-      out += "...";
-      break;
-    }
+    if (out.size() + kEllipsis.size() <= max_bytes) cut = out.size();
+    if (out.size() > max_bytes) break;
     const auto c = static_cast<unsigned char>(s[i]);
     const size_t n = utf8_length(s, i);
     if (n > 1 || (n == 1 && c >= 0x20 && c != 0x7F)) {
@@ -42,6 +45,9 @@ std::string printable(std::string_view s, size_t max_bytes) {
       std::snprintf(buf, sizeof buf, "\\x%02x", c), out += buf;
     ++i;
   }
+  if (out.size() <= max_bytes) return out;
+  out.resize(cut);
+  out += kEllipsis.substr(0, std::min(kEllipsis.size(), max_bytes - cut));
   return out;
 }
 

@@ -7,8 +7,8 @@
 
 namespace dmlcert {
 
-// Control characters and invalid UTF-8 bytes as \n, \x1b, ...; at most max_bytes long, cut with
-// "..." at the end.
+// Control characters and invalid UTF-8 bytes as \n, \x1b, ...; at most max_bytes long, the
+// "..." that marks a cut included.
 std::string printable(std::string_view s, size_t max_bytes = 400);
 
 }  // namespace dmlcert
