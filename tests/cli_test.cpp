@@ -292,6 +292,8 @@ std::vector<BadArgumentRow> bad_argument_rows() {
   const std::string replay = "replay {case} --backend reference --repro-dir {dir}/repros ";
   return {
       // fuzz: the counts and sizes
+      {"RunMaxCaseBytesZero", run + "--max-case-bytes 0", {"--max-case-bytes", "'0'"}},
+      {"FuzzMaxCaseBytesNegative", fuzz + "--max-case-bytes -5", {"--max-case-bytes", "'-5'"}},
       {"FuzzCasesNegative", "fuzz --backend reference --cases -1", {"--cases", "'-1'"}},
       {"FuzzCasesZero", "fuzz --backend reference --cases 0", {"--cases", "'0'"}},
       {"FuzzCasesNan", "fuzz --backend reference --cases nan", {"--cases", "'nan'"}},
@@ -529,6 +531,31 @@ std::vector<InputRow> input_rows() {
        "replay {dir}/huge-key.json --backend reference",
        2,
        {"{dir}/huge-key.json: params.kkk", "k..."}},
+      // A legal 1 GiB TotalTensorSizeInBytes: the memory budget skips the case before the oracle or
+      // the backend allocates anything (docs/design.md, "Memory").
+      {"RunOfAGibibyteBindingIsSkippedBeforeAllocating",
+       [](const fs::path& d) {
+         put(d / "case.json", slice1_case("[1, 1, 4, 4], \"total_bytes\": 1073741824"));
+       },
+       "run {dir}/case.json --backend optimized",
+       0,
+       {},
+       {"\"outcome\": \"skipped\"", "needs about 4.0 GiB (bindings 1.0 GiB: input 1.0 GiB, output 16 B",
+        "more than the limit of 268435456 bytes (--max-case-bytes)"}},
+      {"IsolatedRunOfAGibibyteBindingIsSkippedBeforeAllocating",
+       [](const fs::path& d) {
+         put(d / "case.json", slice1_case("[1, 1, 4, 4], \"total_bytes\": 1073741824"));
+       },
+       "run {dir}/case.json --backend isolated:optimized",
+       0,
+       {},
+       {"\"outcome\": \"skipped\"", "(--max-case-bytes)"}},
+      {"RunWithinARaisedCaseBudgetRuns",
+       [](const fs::path& d) { put(d / "case.json", slice1_case("[1, 1, 4, 4], \"total_bytes\": 1048576")); },
+       "run {dir}/case.json --backend optimized --max-case-bytes 8388608",
+       0,
+       {},
+       {"\"outcome\": \"passed\""}},
       {"RunKeepsTheSignOfNegativeZero",
        [](const fs::path& d) {
          // The input element the window takes third is -0; the expected output says -0.0.

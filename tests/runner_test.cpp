@@ -196,5 +196,63 @@ TEST(RunnerReport, InvalidCaseOutputBindingHoldsTheFillPattern) {
   EXPECT_TRUE(saw_fill);
 }
 
+// The memory budget (docs/design.md, "Memory"): a case whose footprint is over --max-case-bytes is
+// skipped before the oracle or the backend allocates anything, and the reason names the sizes.
+class MockOracle : public Oracle {
+ public:
+  MOCK_METHOD(std::optional<std::vector<Bytes>>, admissible_outputs,
+              (const Case& c, const Classification& cls, std::string* why), (override));
+};
+
+// valid_slice() with its input binding declared 1 GiB long (legal: TotalTensorSizeInBytes may
+// exceed what the sizes need).
+Case slice_with_a_1gib_input() {
+  Case c = valid_slice();
+  std::get<SliceDesc>(c.op).input.total_bytes = uint64_t{1} << 30;
+  return c;
+}
+
+TEST(RunnerMemoryBudget, CaseOverTheBudgetIsSkippedBeforeAnythingIsAllocated) {
+  auto backend = testing::MockBackend::claiming_everything();
+  EXPECT_CALL(*backend, execute(_, _, _)).Times(0);
+  ::testing::StrictMock<MockOracle> oracle;  // any call fails the test
+  Runner runner(*backend, oracle);           // the default budget, 256 MiB
+  const CaseReport r = runner.run(slice_with_a_1gib_input());
+  EXPECT_EQ(name(r.outcome), "skipped");
+  EXPECT_FALSE(r.executed);
+  EXPECT_THAT(r.detail,
+              ::testing::HasSubstr("needs about 4.0 GiB (bindings 1.0 GiB: input 1.0 GiB, output 16 B"));
+  EXPECT_THAT(r.detail, ::testing::HasSubstr("more than the limit of 268435456 bytes (--max-case-bytes)"));
+}
+
+TEST(RunnerMemoryBudget, CaseWithinARaisedBudgetRuns) {
+  auto backend = testing::MockBackend::claiming_everything();
+  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(copy_input));
+  RunOptions options;
+  options.max_case_bytes = case_footprint(valid_slice(), CaseClass::Valid).total;
+  Runner runner(*backend, test::reference_oracle(), options);
+  EXPECT_EQ(name(runner.run(valid_slice()).outcome), "passed");
+  options.max_case_bytes -= 1;
+  Runner tighter(*backend, test::reference_oracle(), options);
+  EXPECT_EQ(name(tighter.run(valid_slice()).outcome), "skipped");
+}
+
+// Invalid cases run no oracle and bind at most kInvalidCaseBindingCap per tensor, so an absurd
+// declared size costs them little.
+TEST(RunnerMemoryBudget, InvalidCaseFootprintIsCapped) {
+  Case c = invalid_slice();
+  std::get<SliceDesc>(c.op).input.total_bytes = uint64_t{1} << 62;
+  const CaseFootprint f = case_footprint(c, CaseClass::Invalid);
+  EXPECT_EQ(f.bindings, kInvalidCaseBindingCap + 12);
+  EXPECT_EQ(f.logical_output, 0u);
+  EXPECT_LT(f.total, kDefaultMaxCaseBytes);
+}
+
+TEST(RunnerMemoryBudget, FootprintSaturatesInsteadOfWrapping) {
+  Case c = valid_slice();
+  std::get<SliceDesc>(c.op).input.total_bytes = UINT64_MAX - 1;
+  EXPECT_EQ(case_footprint(c, CaseClass::Valid).total, UINT64_MAX);
+}
+
 }  // namespace
 }  // namespace dmlcert

@@ -83,10 +83,10 @@ void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes,
 void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
               size_t element_bytes) {
   switch (element_bytes) {
-    case 1: return copy_run_typed<u8u>(out, out_stride, in, in_stride, n);
-    case 2: return copy_run_typed<u16u>(out, out_stride, in, in_stride, n);
-    case 4: return copy_run_typed<u32u>(out, out_stride, in, in_stride, n);
-    default: return copy_run_typed<u64u>(out, out_stride, in, in_stride, n);
+    case 1: return copy_run_typed<moved<uint8_t>>(out, out_stride, in, in_stride, n);
+    case 2: return copy_run_typed<moved<uint16_t>>(out, out_stride, in, in_stride, n);
+    case 4: return copy_run_typed<moved<uint32_t>>(out, out_stride, in, in_stride, n);
+    default: return copy_run_typed<moved<uint64_t>>(out, out_stride, in, in_stride, n);
   }
 }
 

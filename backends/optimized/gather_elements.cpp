@@ -104,10 +104,10 @@ void gather(const GatherElementsDesc& d, const Bindings& b) {
 template <class I>
 void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {
   switch (element_size(d.input.type)) {
-    case 1: return gather<u8u, I>(d, b);
-    case 2: return gather<u16u, I>(d, b);
-    case 4: return gather<u32u, I>(d, b);
-    default: return gather<u64u, I>(d, b);
+    case 1: return gather<moved<uint8_t>, I>(d, b);
+    case 2: return gather<moved<uint16_t>, I>(d, b);
+    case 4: return gather<moved<uint32_t>, I>(d, b);
+    default: return gather<moved<uint64_t>, I>(d, b);
   }
 }
 

@@ -33,4 +33,14 @@ DMLCERT_UNALIGNED(double, f64u)
 template <class T>
 using unaligned_t = typename unaligned<T>::type;
 
+// An element that is only moved (copied, gathered), never computed with. A typedef's aligned(1)
+// is dropped once the typedef is a template argument, so copy_run_typed<u64u> read through an
+// 8-aligned type after all (misaligned loads under UBSan on buffers placed against a guard
+// page); a packed struct is a type of its own and keeps alignment 1 through any template.
+template <class T>
+struct __attribute__((packed, may_alias)) moved {
+  T bits;
+};
+static_assert(alignof(moved<uint64_t>) == 1 && sizeof(moved<uint64_t>) == 8);
+
 }  // namespace dmlcert::optimized

@@ -76,6 +76,12 @@ void add_run_options(CLI::App& cmd, RunOptions* options) {
          "float16 (the relaxed profile, with wider error bounds)")
       ->check(CLI::IsMember({"float32", "float16"}))
       ->default_str("float32");
+  cmd.add_option("--max-case-bytes", options->max_case_bytes,
+                 "Skip, without allocating, a case whose buffers (all bindings about four times over: "
+                 "the backend's, their pristine copies, the oracle's, the isolation child's) would "
+                 "need more bytes than this")
+      ->check(integer_in(1, UINT64_MAX))
+      ->capture_default_str();
 }
 
 namespace {

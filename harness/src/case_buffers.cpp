@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace dmlcert {
 namespace {
@@ -91,6 +93,59 @@ Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes) {
   const uint64_t n = std::min<uint64_t>(bytes, logical.size());
   if (n > 0) std::memcpy(memory.data(), logical.data(), n);
   return memory;
+}
+
+namespace {
+
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+// 1.0 GiB, 12.5 MiB, 16 B: the sizes a person compares against a limit.
+std::string byte_text(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  double v = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (v >= 1024 && unit + 1 < std::size(kUnits)) v /= 1024, ++unit;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[unit]);
+  return buf;
+}
+
+}  // namespace
+
+CaseFootprint case_footprint(const Case& c, CaseClass case_class) {
+  CaseFootprint f;
+  for (Role r : roles(op_kind(c.op))) {
+    const uint64_t declared = tensor(c.op, r)->total_bytes;
+    // An invalid case's bindings are cut to kInvalidCaseBindingCap and no oracle runs.
+    f.bindings = saturating_add(
+        f.bindings, case_class == CaseClass::Invalid ? std::min(declared, kInvalidCaseBindingCap) : declared);
+  }
+  if (case_class != CaseClass::Invalid) {
+    const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
+    const auto count = element_count(out.sizes);
+    f.logical_output = count ? saturating_mul(*count, element_size(out.type)) : UINT64_MAX;
+  }
+  const uint64_t guards = saturating_mul(roles(op_kind(c.op)).size(), kFootprintGuardBytes);
+  const uint64_t binding_copies = case_class == CaseClass::Invalid ? 2 : kFootprintBindingCopies;
+  f.total = saturating_add(saturating_add(saturating_mul(f.bindings, binding_copies),
+                                          saturating_mul(f.logical_output, kFootprintOutputCopies)),
+                           guards);
+  return f;
+}
+
+std::string CaseFootprint::describe(const Case& c) const {
+  std::string parts;
+  for (Role r : roles(op_kind(c.op)))
+    parts +=
+        (parts.empty() ? "" : ", ") + std::string(name(r)) + " " + byte_text(tensor(c.op, r)->total_bytes);
+  return "needs about " + byte_text(total) + " (bindings " + byte_text(bindings) + ": " + parts +
+         "; logical output " + byte_text(logical_output) + ")";
 }
 
 std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,

@@ -114,7 +114,14 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
                   "the backend does not implement " + cell + " on " + std::string(name(main_type)));
   }
 
-  // (3) The expected outputs, before the backend runs: a case the oracle cannot judge is not run.
+  // (3) Memory, estimated before anything is allocated: a case too large for this run is not
+  // attempted, by the oracle or the backend.
+  if (const CaseFootprint f = case_footprint(c, cls.case_class); f.total > options_.max_case_bytes)
+    return finish(r, Outcome::Skipped,
+                  "the case " + f.describe(c) + ", more than the limit of " +
+                      std::to_string(options_.max_case_bytes) + " bytes (--max-case-bytes)");
+
+  // (4) The expected outputs, before the backend runs: a case the oracle cannot judge is not run.
   std::optional<std::vector<Bytes>> admissible;
   if (cls.case_class != CaseClass::Invalid) {
     std::string why;
@@ -124,7 +131,7 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
       return finish(r, Outcome::Mistrusted, "the oracle gave no output for a valid case");
   }
 
-  // (4) Memory, (5) the call.
+  // (5) The bindings, (6) the call.
   std::string why;
   auto buffers = options_.allocate(c, cls.case_class, options_.max_buffer_bytes, &why);
   if (!buffers) return finish(r, Outcome::Skipped, why);
@@ -144,7 +151,7 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
                       std::string(name(exec.status)) + ") but output bytes were written");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) r.output = buffers->output();
 
-  // (6) The verdict.
+  // (7) The verdict.
   const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
   switch (cls.case_class) {
     case CaseClass::Invalid: {

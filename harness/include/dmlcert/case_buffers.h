@@ -50,6 +50,23 @@ std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, Cas
 // zeroed buffer of `bytes`.
 Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes);
 
+// What running a case may cost in memory, estimated from its descriptors before anything is
+// allocated (docs/design.md, "Memory"). Every binding is held up to four times: the bindings the
+// backend under test gets, the pristine copies its inputs are checked against, the oracle's own
+// bindings and, isolated, the child's mapping; the logical output twice more (the backend's,
+// read back, and the oracle's), and a guard page follows every binding.
+struct CaseFootprint {
+  uint64_t bindings = 0;        // the sum of the bindings' sizes (TotalTensorSizeInBytes, capped)
+  uint64_t logical_output = 0;  // the output's element count times its element size
+  uint64_t total = 0;           // the estimate; saturates at UINT64_MAX
+  // "needs about 4.0 GiB (bindings 1.0 GiB: input 1.0 GiB, output 16 B)", for a skip message.
+  std::string describe(const Case& c) const;
+};
+inline constexpr uint64_t kFootprintBindingCopies = 4;
+inline constexpr uint64_t kFootprintOutputCopies = 2;
+inline constexpr uint64_t kFootprintGuardBytes = 4096;
+CaseFootprint case_footprint(const Case& c, CaseClass case_class);
+
 // Heap buffers: inputs hold the case's data placed through the descriptors' strides, the output
 // holds kOutputFill, and kHeapGuardBytes of a known pattern follow every binding. Checks are by
 // comparison after the call, so a stray write is found but not stopped.

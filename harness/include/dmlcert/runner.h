@@ -55,10 +55,17 @@ struct CaseReport {
   std::optional<Bytes> output;              // logical output, when the backend executed a case
 };
 
+// 256 MiB: a generated case needs well under 1 MiB, a seed example a few bytes; a run that means
+// to test large tensors says so.
+inline constexpr uint64_t kDefaultMaxCaseBytes = uint64_t{256} << 20;
+
 struct RunOptions {
   AccumulationProfile profile = AccumulationProfile::Default;
   // Buffers larger than this are not allocated; a case that needs more is Skipped.
   uint64_t max_buffer_bytes = uint64_t{1} << 30;
+  // A case whose estimated footprint (case_footprint) is larger is Skipped before the oracle or
+  // the backend allocates anything (`--max-case-bytes`).
+  uint64_t max_case_bytes = kDefaultMaxCaseBytes;
   // The oracle computes with the backend under test itself (`--backend reference`): a case's own
   // expected_output then judges the backend directly instead of vouching for the oracle.
   bool oracle_is_under_test = false;
