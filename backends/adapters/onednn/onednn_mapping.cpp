@@ -46,6 +46,11 @@ std::optional<std::pair<dnnl::algorithm, float>> reduction_algorithm(uint32_t fu
 }
 
 struct Runtime {
+  // oneDNN's primitive cache treats descriptors that differ only in the stride of a size-1
+  // dimension as one key, so the implementation picked for the first call serves later ones and
+  // a call's result would depend on the calls before it (docs/third-party.md). Without the cache
+  // every call picks its own implementation, as docs/semantics.md requires.
+  Runtime() { dnnl::set_primitive_cache_capacity(0); }
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
 };
@@ -85,24 +90,36 @@ RunResult slice(const Operator& op) {
   return {};
 }
 
+std::vector<int64_t> packed_strides(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * sizes[d];
+  return strides;
+}
+
 // A REDUCE whose reduced axes all have size 1 (N = 1), or that has no axes (class U, read
 // literally): the reduction primitive refuses to run as an identity (src/common/reduction.cpp),
-// so the input is reordered into the output and, for the norms, made |x| or x^2 in place. Both
-// primitives are created before either runs, so a refusal writes nothing.
+// so the input is reordered into the output, through a packed buffer made |x| or x^2 by the
+// eltwise primitive for the norms. The buffer is packed because oneDNN 2.6's reference eltwise
+// addresses a non-dense tensor of more than 5 dimensions wrongly (docs/third-party.md). Every
+// primitive is created before any runs, so a refusal writes nothing.
 RunResult reduce_identity(const Operator& op) {
   Runtime& rt = runtime();
   memory src = memory_of(op.input), dst = memory_of(op.output);
-  dnnl::reorder copy(src, dst);
-  std::optional<dnnl::eltwise_forward> elementwise;
-  if (op.function == DMLCERT_REDUCE_FUNCTION_L1 || op.function == DMLCERT_REDUCE_FUNCTION_L2 ||
-      op.function == DMLCERT_REDUCE_FUNCTION_SUM_SQUARE) {
-    const auto kind = op.function == DMLCERT_REDUCE_FUNCTION_SUM_SQUARE ? dnnl::algorithm::eltwise_square
-                                                                         : dnnl::algorithm::eltwise_abs;
-    const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, kind, dst.get_desc(), 0.f, 0.f);
-    elementwise.emplace(dnnl::eltwise_forward::primitive_desc(desc, rt.engine));
+  if (op.function != DMLCERT_REDUCE_FUNCTION_L1 && op.function != DMLCERT_REDUCE_FUNCTION_L2 &&
+      op.function != DMLCERT_REDUCE_FUNCTION_SUM_SQUARE) {
+    dnnl::reorder(src, dst).execute(rt.stream, src, dst);
+    rt.stream.wait();
+    return {};
   }
-  copy.execute(rt.stream, src, dst);
-  if (elementwise) elementwise->execute(rt.stream, {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
+  memory packed(desc_of(op.output.type, op.output.sizes, packed_strides(op.output.sizes)), rt.engine);
+  const auto kind = op.function == DMLCERT_REDUCE_FUNCTION_SUM_SQUARE ? dnnl::algorithm::eltwise_square
+                                                                       : dnnl::algorithm::eltwise_abs;
+  const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, kind, packed.get_desc(), 0.f, 0.f);
+  dnnl::eltwise_forward elementwise(dnnl::eltwise_forward::primitive_desc(desc, rt.engine));
+  dnnl::reorder in(src, packed), out(packed, dst);
+  in.execute(rt.stream, src, packed);
+  elementwise.execute(rt.stream, {{DNNL_ARG_SRC, packed}, {DNNL_ARG_DST, packed}});
+  out.execute(rt.stream, packed, dst);
   rt.stream.wait();
   return {};
 }
