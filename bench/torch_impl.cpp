@@ -43,7 +43,8 @@ std::function<void()> torch_runner(const Workload& w, Buffers& b) {
     const uint32_t status =
         adapter().execute(adapter().context, op->get(), DMLCERT_FEATURE_LEVEL_5_0, inputs.data(),
                           static_cast<uint32_t>(inputs.size()), &output, 1, message, sizeof message);
-    if (status != DMLCERT_STATUS_OK) throw std::runtime_error(std::string("the torch adapter refused: ") + message);
+    if (status != DMLCERT_STATUS_OK)
+      throw std::runtime_error(std::string("the torch adapter refused: ") + message);
   };
 }
 

@@ -29,7 +29,8 @@ constexpr Row kLaterDataTypes = {0, kEight, kEight, kAll, kAll};  // SLICE1, SCA
 constexpr Row kIndexTypes = {0, bit(DMLCERT_DATA_TYPE_UINT32), kIndex, kIndex, kIndex};
 constexpr Row kArgInput = {kFloat, kEight, kEight, kAll & ~bit(DMLCERT_DATA_TYPE_FLOAT64),
                            kAll & ~bit(DMLCERT_DATA_TYPE_FLOAT64)};
-constexpr Row kArgOutput = {bit(DMLCERT_DATA_TYPE_UINT32), bit(DMLCERT_DATA_TYPE_UINT32), kIndex, kIndex, kIndex};
+constexpr Row kArgOutput = {bit(DMLCERT_DATA_TYPE_UINT32), bit(DMLCERT_DATA_TYPE_UINT32), kIndex, kIndex,
+                            kIndex};
 constexpr Row kFloatOnly = {kFloat, kFloat, kFloat, kFloat, kFloat};
 constexpr Row kL1SumSquare = {kFloat, kFloat, kFloat, kFloat, kFloat | k32 | k64};
 constexpr Row kMaxMin = {kFloat, kFloat | k32, kEight, kEight, kEight | k64};
@@ -85,22 +86,18 @@ class Checker {
  public:
   Checker(uint32_t level, Operator* op) : column_(column(level)), op_(*op) { op_.level = level; }
 
-  std::string run(const dmlcert_operator_desc* desc, const dmlcert_input_binding* inputs, uint32_t input_count,
-                  const dmlcert_output_binding* outputs, uint32_t output_count) {
+  std::string run(const dmlcert_operator_desc* desc, const dmlcert_input_binding* inputs,
+                  uint32_t input_count, const dmlcert_output_binding* outputs, uint32_t output_count) {
     if (!desc || !desc->desc) return "no operator descriptor";
     if (column_ < 0) return "unknown feature level " + std::to_string(op_.level);
     op_.type = desc->type;
     switch (desc->type) {
-      case DMLCERT_OPERATOR_SLICE: slice(*static_cast<const dmlcert_slice_operator_desc*>(desc->desc)); break;
-      case DMLCERT_OPERATOR_SLICE1:
-        slice1(*static_cast<const dmlcert_slice1_operator_desc*>(desc->desc));
-        break;
-      case DMLCERT_OPERATOR_SCATTER_ND:
-        scatter_nd(*static_cast<const dmlcert_scatter_nd_operator_desc*>(desc->desc));
-        break;
-      case DMLCERT_OPERATOR_REDUCE: reduce(*static_cast<const dmlcert_reduce_operator_desc*>(desc->desc)); break;
+      case DMLCERT_OPERATOR_SLICE: slice(as<dmlcert_slice_operator_desc>(desc)); break;
+      case DMLCERT_OPERATOR_SLICE1: slice1(as<dmlcert_slice1_operator_desc>(desc)); break;
+      case DMLCERT_OPERATOR_SCATTER_ND: scatter_nd(as<dmlcert_scatter_nd_operator_desc>(desc)); break;
+      case DMLCERT_OPERATOR_REDUCE: reduce(as<dmlcert_reduce_operator_desc>(desc)); break;
       case DMLCERT_OPERATOR_GATHER_ELEMENTS:
-        gather_elements(*static_cast<const dmlcert_gather_elements_operator_desc*>(desc->desc));
+        gather_elements(as<dmlcert_gather_elements_operator_desc>(desc));
         break;
       default: return "unknown operator type " + std::to_string(desc->type);
     }
@@ -109,6 +106,11 @@ class Checker {
   }
 
  private:
+  template <class Desc>
+  static const Desc& as(const dmlcert_operator_desc* desc) {
+    return *static_cast<const Desc*>(desc->desc);
+  }
+
   bool fail(std::string why) {
     if (error_.empty()) error_ = std::move(why);
     return false;
@@ -120,15 +122,17 @@ class Checker {
     const char* name = kRoleNames[role];
     if (!d) return fail(std::string(name) + " is missing");
     const uint32_t allowed = types_row(op_.type, op_.function, role)[column_];
-    if (allowed == 0) return fail("the operator does not exist at feature level " + std::to_string(op_.level));
+    if (allowed == 0)
+      return fail("the operator does not exist at feature level " + std::to_string(op_.level));
     const bool wide_ranks = column_ >= 2;
     const uint32_t lo = wide_ranks ? 1 : 4;
-    const uint32_t hi = wide_ranks ? 8
+    const uint32_t hi = wide_ranks                                                                    ? 8
                         : (op_.type == DMLCERT_OPERATOR_SLICE || op_.type == DMLCERT_OPERATOR_SLICE1) ? 5
                                                                                                       : 4;
     if (d->dimension_count < lo || d->dimension_count > hi)
-      return fail(std::string(name) + ".DimensionCount is " + std::to_string(d->dimension_count) + "; it must be " +
-                  std::to_string(lo) + ".." + std::to_string(hi) + " at this feature level");
+      return fail(std::string(name) + ".DimensionCount is " + std::to_string(d->dimension_count) +
+                  "; it must be " + std::to_string(lo) + ".." + std::to_string(hi) +
+                  " at this feature level");
     if (d->data_type >= 32 || !(allowed & bit(d->data_type)))
       return fail(std::string(name) + ".DataType " + type_name(d->data_type) + " is not supported here");
     if (!d->sizes) return fail(std::string(name) + ".Sizes is missing");
@@ -183,33 +187,37 @@ class Checker {
   bool dimension_count(uint32_t n) {
     if (n == op_.input.rank() && n == op_.output.rank()) return true;
     return fail("DimensionCount is " + std::to_string(n) + "; InputTensor and OutputTensor have " +
-                std::to_string(op_.input.rank()) + " and " + std::to_string(op_.output.rank()) + " dimensions");
+                std::to_string(op_.input.rank()) + " and " + std::to_string(op_.output.rank()) +
+                " dimensions");
+  }
+
+  // SLICE and SLICE1 share their tensors, their DimensionCount and three parameter arrays.
+  template <class Desc, class Stride>
+  bool window(const Desc& d, const uint32_t* offsets, const uint32_t* sizes, const Stride* strides,
+              const char* const (&names)[3]) {
+    return tensor(d.input_tensor, kInput, &op_.input) && tensor(d.output_tensor, kOutput, &op_.output) &&
+           same_type(op_.output, kOutput, op_.input) && dimension_count(d.dimension_count) &&
+           params(names[0], offsets, d.dimension_count, &op_.offsets) &&
+           params(names[1], sizes, d.dimension_count, &op_.sizes) &&
+           params(names[2], strides, d.dimension_count, &op_.strides);
   }
 
   void slice(const dmlcert_slice_operator_desc& d) {
-    if (!tensor(d.input_tensor, kInput, &op_.input) || !tensor(d.output_tensor, kOutput, &op_.output)) return;
-    if (!same_type(op_.output, kOutput, op_.input) || !dimension_count(d.dimension_count)) return;
-    if (!params("Offsets", d.offsets, d.dimension_count, &op_.offsets) ||
-        !params("Sizes", d.sizes, d.dimension_count, &op_.sizes) ||
-        !params("Strides", d.strides, d.dimension_count, &op_.strides))
-      return;
+    if (!window(d, d.offsets, d.sizes, d.strides, {"Offsets", "Sizes", "Strides"})) return;
     for (size_t i = 0; i < op_.sizes.size(); ++i) {
       if (op_.sizes[i] != op_.output.sizes[i])
-        return void(fail(at("Sizes", i) + " is " + std::to_string(op_.sizes[i]) + " but OutputTensor.Sizes has " +
-                         std::to_string(op_.output.sizes[i])));
+        return void(fail(at("Sizes", i) + " is " + std::to_string(op_.sizes[i]) +
+                         " but OutputTensor.Sizes has " + std::to_string(op_.output.sizes[i])));
       const u128 last = u128(op_.offsets[i]) + u128(op_.strides[i]) * u128(op_.sizes[i] - 1);
       if (last >= u128(op_.input.sizes[i]))
-        return void(fail("the slice reads past InputTensor.Sizes[" + std::to_string(i) + "] = " +
-                         std::to_string(op_.input.sizes[i])));
+        return void(fail("the slice reads past InputTensor.Sizes[" + std::to_string(i) +
+                         "] = " + std::to_string(op_.input.sizes[i])));
     }
   }
 
   void slice1(const dmlcert_slice1_operator_desc& d) {
-    if (!tensor(d.input_tensor, kInput, &op_.input) || !tensor(d.output_tensor, kOutput, &op_.output)) return;
-    if (!same_type(op_.output, kOutput, op_.input) || !dimension_count(d.dimension_count)) return;
-    if (!params("InputWindowOffsets", d.input_window_offsets, d.dimension_count, &op_.offsets) ||
-        !params("InputWindowSizes", d.input_window_sizes, d.dimension_count, &op_.sizes) ||
-        !params("InputWindowStrides", d.input_window_strides, d.dimension_count, &op_.strides))
+    if (!window(d, d.input_window_offsets, d.input_window_sizes, d.input_window_strides,
+                {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"}))
       return;
     for (size_t i = 0; i < op_.sizes.size(); ++i) {
       const int64_t size = op_.sizes[i], stride = op_.strides[i];
@@ -239,7 +247,8 @@ class Checker {
     if (idc < 1 || idc > rank) return void(fail("InputDimensionCount is " + std::to_string(idc)));
     if (xdc < 1 || xdc > rank) return void(fail("IndicesDimensionCount is " + std::to_string(xdc)));
     for (size_t i = 0; i + idc < rank; ++i)
-      if (op_.input.sizes[i] != 1) return void(fail(at("InputTensor.Sizes", i) + " is a leading size but not 1"));
+      if (op_.input.sizes[i] != 1)
+        return void(fail(at("InputTensor.Sizes", i) + " is a leading size but not 1"));
     for (size_t i = 0; i + xdc < rank; ++i)
       if (op_.indices.sizes[i] != 1)
         return void(fail(at("IndicesTensor.Sizes", i) + " is a leading size but not 1"));
@@ -294,7 +303,8 @@ class Checker {
         !same_type(op_.output, kOutput, op_.input))
       return;
     op_.axis = d.axis;
-    if (d.axis >= rank) return void(fail("Axis " + std::to_string(d.axis) + " is not below the input's rank"));
+    if (d.axis >= rank)
+      return void(fail("Axis " + std::to_string(d.axis) + " is not below the input's rank"));
     for (size_t i = 0; i < rank; ++i)
       if (i != d.axis && op_.indices.sizes[i] != op_.input.sizes[i])
         return void(fail(at("IndicesTensor.Sizes", i) + " differs from InputTensor.Sizes"));
@@ -306,8 +316,8 @@ class Checker {
   void bind(const dmlcert_input_binding* inputs, uint32_t input_count, const dmlcert_output_binding* outputs,
             uint32_t output_count) {
     std::vector<std::pair<Tensor*, Role>> in = {{&op_.input, kInput}};
-    if (op_.type == DMLCERT_OPERATOR_SCATTER_ND) in = {{&op_.input, kInput}, {&op_.indices, kIndices},
-                                                       {&op_.updates, kUpdates}};
+    if (op_.type == DMLCERT_OPERATOR_SCATTER_ND)
+      in = {{&op_.input, kInput}, {&op_.indices, kIndices}, {&op_.updates, kUpdates}};
     if (op_.type == DMLCERT_OPERATOR_GATHER_ELEMENTS) in = {{&op_.input, kInput}, {&op_.indices, kIndices}};
     if (input_count != in.size() || !inputs || output_count != 1 || !outputs)
       return void(fail("expected " + std::to_string(in.size()) + " input bindings and 1 output binding"));
@@ -350,7 +360,7 @@ size_t element_size(uint32_t data_type) {
 }
 
 std::string type_name(uint32_t data_type) {
-  constexpr const char* kNames[] = {"UNKNOWN", "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8",
+  constexpr const char* kNames[] = {"UNKNOWN", "FLOAT32", "FLOAT16", "UINT32",  "UINT16", "UINT8",
                                     "INT32",   "INT16",   "INT8",    "FLOAT64", "UINT64", "INT64"};
   return data_type < std::size(kNames) ? kNames[data_type] : "type " + std::to_string(data_type);
 }

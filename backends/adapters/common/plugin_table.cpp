@@ -20,17 +20,21 @@ int implements(void* context, uint32_t operator_type, uint32_t reduce_function, 
 }
 
 uint32_t execute(void* context, const dmlcert_operator_desc* desc, uint32_t feature_level,
-                 const dmlcert_input_binding* inputs, uint32_t input_count, const dmlcert_output_binding* outputs,
-                 uint32_t output_count, char* message, size_t message_capacity) {
+                 const dmlcert_input_binding* inputs, uint32_t input_count,
+                 const dmlcert_output_binding* outputs, uint32_t output_count, char* message,
+                 size_t message_capacity) {
   const Library& library = library_of(context);
   Operator op;
   RunResult result;
-  if (std::string why = decode_and_check(desc, feature_level, inputs, input_count, outputs, output_count, &op);
+  if (std::string why =
+          decode_and_check(desc, feature_level, inputs, input_count, outputs, output_count, &op);
       !why.empty()) {
     result = {DMLCERT_STATUS_INVALID_ARGUMENT, std::move(why)};
-  } else if (!library.implements(op.type, op.type == DMLCERT_OPERATOR_REDUCE ? op.function : DMLCERT_NO_FUNCTION,
+  } else if (!library.implements(op.type,
+                                 op.type == DMLCERT_OPERATOR_REDUCE ? op.function : DMLCERT_NO_FUNCTION,
                                  op.input.type)) {
-    result = {DMLCERT_STATUS_UNSUPPORTED, "not mapped onto " + library.name + " for " + type_name(op.input.type)};
+    result = {DMLCERT_STATUS_UNSUPPORTED,
+              "not mapped onto " + library.name + " for " + type_name(op.input.type)};
   } else {
     result = library.run(op);
   }

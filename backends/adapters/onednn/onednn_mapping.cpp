@@ -113,8 +113,9 @@ RunResult reduce_identity(const Operator& op) {
   }
   memory packed(desc_of(op.output.type, op.output.sizes, packed_strides(op.output.sizes)), rt.engine);
   const auto kind = op.function == DMLCERT_REDUCE_FUNCTION_SUM_SQUARE ? dnnl::algorithm::eltwise_square
-                                                                       : dnnl::algorithm::eltwise_abs;
-  const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, kind, packed.get_desc(), 0.f, 0.f);
+                                                                      : dnnl::algorithm::eltwise_abs;
+  const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, kind, packed.get_desc(), 0.f,
+                                         0.f);
   dnnl::eltwise_forward elementwise(dnnl::eltwise_forward::primitive_desc(desc, rt.engine));
   dnnl::reorder in(src, packed), out(packed, dst);
   in.execute(rt.stream, src, packed);
@@ -173,8 +174,8 @@ RunResult run(const Operator& op) {
 
 std::string library_name() {
   const dnnl_version_t* v = dnnl_version();
-  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
-         " (dmlcert adapter)";
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+         std::to_string(v->patch) + " (dmlcert adapter)";
 }
 
 }  // namespace

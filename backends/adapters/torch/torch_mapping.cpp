@@ -160,7 +160,8 @@ at::Tensor reduce_result(const Operator& op) {
 }
 
 bool implements(uint32_t op, uint32_t function, uint32_t type) {
-  if (op != DMLCERT_OPERATOR_REDUCE) return op >= DMLCERT_OPERATOR_SLICE && op <= DMLCERT_OPERATOR_GATHER_ELEMENTS;
+  if (op != DMLCERT_OPERATOR_REDUCE)
+    return op >= DMLCERT_OPERATOR_SLICE && op <= DMLCERT_OPERATOR_GATHER_ELEMENTS;
   if (type == DMLCERT_DATA_TYPE_UINT64) return false;  // no torch type holds UINT64's range
   // torch 1.13 has no CPU kernel for prod, log or exp on Half ("prod_cpu" / "log_vml_cpu" /
   // "exp_vml_cpu" not implemented for 'Half').
