@@ -169,6 +169,7 @@ int serve(Backend& backend, uint64_t page) {
       w.str(result.message);
       w.u32(static_cast<uint32_t>(result.violations.size()));
       for (const auto& v : result.violations) w.str(v.rule), w.str(v.message);
+      w.u8(result.not_asked);
     }
     // Ping: the empty answer says the process is alive.
     std::fflush(stdout);

@@ -258,6 +258,7 @@ class IsolatedBackend : public Backend {
       std::string rule = rd.str();
       result.violations.push_back({rule, rd.str()});
     }
+    result.not_asked = rd.u8() != 0;
     if (!rd.ok())
       result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
   }

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "certify.h"
+#include "expectations.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "dmlcert/interrupt.h"
@@ -27,6 +28,7 @@ struct CertifyArgs {
   int stop_after_failures = 0;
   int max_timeouts = 10;
   double time_limit = 0;
+  std::string expect;
   plugin::IsolationOptions isolation;
   ReportFiles files;
 };
@@ -72,7 +74,7 @@ int certify(CertifyArgs& a) {
               << (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)") << "\n";
     return kExitUsage;
   }
-  if (std::string why; !writable_dir(a.repro_dir, /*create=*/true, &why)) {
+  if (std::string why; !claim_repro_dir(a.repro_dir, &why)) {
     std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
     return kExitUsage;
   }
@@ -80,6 +82,19 @@ int certify(CertifyArgs& a) {
     std::cerr << "dmlcert certify: " << why << "\n";
     return kExitUsage;
   }
+  std::optional<cert::Expectations> expectations;
+  if (!a.expect.empty()) {
+    std::string why;
+    expectations = cert::load_expectations(a.expect, &why);
+    if (!expectations) {
+      std::cerr << "dmlcert certify: --expect: " << why << "\n";
+      return kExitUsage;
+    }
+  }
+  // Known failures are held against every report the run writes, its last one included.
+  auto finish_report = [&](cert::Report& report) {
+    if (expectations) report.expectations = cert::check_expectations(*expectations, report, cert::today_utc());
+  };
 #ifdef DMLCERT_SOURCE_CORPUS_DIR
   if (corpus_dir.empty()) corpus_dir = engine::find_corpus(DMLCERT_SOURCE_CORPUS_DIR);
 #else
@@ -107,8 +122,9 @@ int certify(CertifyArgs& a) {
     std::error_code ec;
     if (!spec.starts_with("plugin:") || !fs::is_regular_file(spec.substr(7), ec)) return kExitUsage;
     o.backend = absolute_spec(spec);
-    const cert::Report report = engine::stopped_report(
+    cert::Report report = engine::stopped_report(
         o, "", stop_requested() ? engine::interruption() : "the backend could not be loaded: " + open_error);
+    finish_report(report);
     std::cout << cert::to_text(report);
     if (!write_reports(report, a.files)) return kExitUsage;
     return kExitFailed;
@@ -130,7 +146,11 @@ int certify(CertifyArgs& a) {
     progress.update(done, total, failures, elapsed, left);
   };
   // A run that is killed from outside (a CI time limit) leaves the report so far behind.
-  o.on_checkpoint = [&](const cert::Report& so_far) { write_reports(so_far, a.files, /*quiet=*/true); };
+  o.on_checkpoint = [&](const cert::Report& so_far) {
+    cert::Report marked = so_far;
+    finish_report(marked);
+    write_reports(marked, a.files, /*quiet=*/true);
+  };
   // The backend opened above serves the run; confirmations open fresh ones.
   std::unique_ptr<Backend> first = std::move(backends->under_test);
   const Backends& opened = *backends;
@@ -143,16 +163,14 @@ int certify(CertifyArgs& a) {
     std::cerr << "dmlcert certify: " << error << "\n";
     return kExitUsage;
   }
+  finish_report(*report);
   std::cout << cert::to_text(*report);
   if (!write_reports(*report, a.files)) return kExitUsage;
   if (const int stopped = stopped_exit_status()) return stopped;
-  if (o.shard.count > 1) {
-    // A shard alone cannot certify; it passes when nothing it ran failed or was unimplemented.
-    bool clean = report->failures.empty();
-    for (const auto& c : report->cells) clean &= cert::status(c.counts) != Outcome::Unimplemented;
-    return clean ? kExitPassed : kExitFailed;
-  }
-  return cert::certified(*report) ? kExitPassed : kExitFailed;
+  if (o.shard.count > 1)  // a shard alone cannot certify; it passes when nothing it ran failed
+    return cert::missing_cells(*report).empty() && cert::failing_keys(*report).empty() ? kExitPassed
+                                                                                        : cert::exit_status(*report);
+  return cert::exit_status(*report);
 }
 
 }  // namespace
@@ -202,8 +220,13 @@ void add_certify_command(CLI::App& app) {
                   "run up to the last failure")
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
+  cmd->add_option("--expect", args->expect,
+                  "Known failures: a file of `KEY-PATTERN [expires=YYYY-MM-DD] REASON` lines (cell keys such "
+                  "as REDUCE.SUM/input/FLOAT16/r3, rule checks such as invalid/SLICE1.WINDOW_BOUNDS, "
+                  "corpus/CASE, `*` for any text), or an earlier JSON report. Known failures do not fail the "
+                  "run, new ones do, entries that now pass are reported, expired entries fail");
   add_report_options(*cmd, &args->files);
-  cmd->footer(kExitStatusHelp);
+  cmd->footer(kCertifyExitStatusHelp);
   cmd->callback([args] { set_exit_status(certify(*args)); });
 }
 

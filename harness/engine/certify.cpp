@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <limits>
 #include <map>
 
 #include "dmlcert/interrupt.h"
+#include "dmlcert/rules.h"
 #include "generators.h"
 
 namespace dmlcert::engine {
@@ -104,6 +106,12 @@ class Certification {
     }
     if (auto late = engine_->settle()) count_earlier(*late);
     if (report_.stopped.empty()) shut_down();
+    const auto catalog_index = [](const std::string& id) {
+      const auto rules = rule_catalog();
+      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) - rules.begin();
+    };
+    std::stable_sort(report_.profile.begin(), report_.profile.end(),
+                     [&](const auto& a, const auto& b) { return catalog_index(a.rule) < catalog_index(b.rule); });
     report_.seconds = elapsed();
     return std::move(report_);
   }
@@ -161,6 +169,20 @@ class Certification {
     report_.backend_max_level = under_test_ ? under_test_->max_feature_level() : o_.level;
     report_.budget = o_.budget.name;
     report_.shards = {o_.shard};
+    report_.seed = o_.seed;
+    report_.dmlcert_version = DMLCERT_VERSION;
+    report_.started = now_utc();
+    report_.scope.asked = o_.ops;
+    for (const SupportCell& cell : support_cells(o_.level)) {
+      if (cell.role != Role::INPUT || !has_op(o_.ops, cell.op)) continue;
+      auto& claims = report_.scope.claims;
+      const bool seen = std::any_of(claims.begin(), claims.end(), [&](const cert::Scope::Claim& c) {
+        return c.op == cell.op && c.function == cell.function && c.type == cell.type;
+      });
+      if (!seen)
+        claims.push_back({cell.op, cell.function, cell.type,
+                          under_test_ && under_test_->implements(cell.op, cell.function, cell.type)});
+    }
     for (size_t i = 0; i < o_.corpus.size(); ++i)
       items_.push_back({Item::Corpus,
                         i,
@@ -304,6 +326,7 @@ class Certification {
     }
     ++counts_of(item)[static_cast<size_t>(out.report.outcome)];
     note_output(item, out.report.exec);
+    note_behaviour(out);
     if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) {
       ++timeouts_;
       ++timeouts_by_op_[static_cast<size_t>(item.op)];
@@ -348,6 +371,20 @@ class Certification {
     report_.failures.push_back({item.key, f.case_name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
                                 std::string(name(f.confirmation)), f.reproduce, f.seed, f.backend_output,
                                 f.backend_output_dropped});
+  }
+
+  // The behaviour profile: what the backend did with each class U rule's cases.
+  void note_behaviour(const CaseOutcome& out) {
+    if (out.report.behaviours.empty()) return;
+    for (const Violation& v : out.cls.findings) {
+      const Rule* rule = find_rule(v.rule);
+      if (!rule || makes_invalid(*rule)) continue;
+      auto& profile = report_.profile;
+      auto it = std::find_if(profile.begin(), profile.end(), [&](const auto& b) { return b.rule == v.rule; });
+      if (it == profile.end()) it = profile.insert(profile.end(), cert::BehaviourCounts{v.rule, 0, {}});
+      ++it->cases;
+      for (const std::string& b : out.report.behaviours) ++it->by_behaviour[b];
+    }
   }
 
   // What the backend printed goes to the report, never to dmlcert's own output.
@@ -412,6 +449,15 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
   Engine engine(*under_test, oracle, open, eo);
   Certification run(o, under_test.get(), &engine);
   return run.run();
+}
+
+std::string now_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
 }
 
 std::string interruption() {

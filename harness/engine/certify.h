@@ -57,6 +57,9 @@ struct CertifyOptions {
 std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
                                               Oracle& oracle, std::string* error);
 
+// Now, UTC, ISO 8601: when a report's run started.
+std::string now_utc();
+
 // "interrupted by SIGINT before every case had run": why a run that was asked to stop stopped.
 std::string interruption();
 

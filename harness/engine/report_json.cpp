@@ -63,6 +63,18 @@ std::string to_json(const Report& r) {
   j["shards"] = json::array();
   for (const Shard& s : r.shards) j["shards"].push_back({{"index", s.index}, {"count", s.count}});
   j["seconds"] = r.seconds;
+  j["started"] = r.started;
+  j["dmlcert_version"] = r.dmlcert_version;
+  j["seed"] = r.seed;
+  j["verdict"] = verdict(r);
+  j["scope"] = {{"summary", scope_text(r)}, {"outside", outside_text(r)}, {"asked", json::array()},
+                {"claims", json::array()}};
+  for (OpKind k : r.scope.asked) j["scope"]["asked"].push_back(std::string(name(k)));
+  for (const Scope::Claim& c : r.scope.claims)
+    j["scope"]["claims"].push_back({{"op", std::string(name(c.op))},
+                                    {"function", c.function ? json(name(*c.function)) : json(nullptr)},
+                                    {"type", std::string(name(c.type))},
+                                    {"claimed", c.claimed}});
   j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
@@ -98,6 +110,27 @@ std::string to_json(const Report& r) {
   j["corpus"] = {{"status", status_word(r.corpus, r.corpus_not_run.count)},
                  {"counts", counts_json(r.corpus)}};
   put_not_run(j["corpus"], r.corpus_not_run);
+  j["behaviour_profile"] = json::array();
+  for (const BehaviourCounts& b : r.profile)
+    j["behaviour_profile"].push_back(
+        {{"rule", b.rule}, {"cases", b.cases}, {"behaviours", b.by_behaviour}, {"same_every_time", b.consistent()}});
+  if (r.expectations) {
+    const ExpectationCheck& e = *r.expectations;
+    json entries = json::array();
+    for (const auto& entry : e.entries)
+      entries.push_back({{"pattern", entry.pattern},
+                         {"reason", entry.reason},
+                         {"expires", entry.expires.empty() ? json(nullptr) : json(entry.expires)},
+                         {"expired", entry.expired},
+                         {"matched", entry.matched},
+                         {"unexpected_pass", entry.matched.empty()}});
+    j["expectations"] = {{"file", e.file},
+                         {"holds", e.holds()},
+                         {"known_failures", e.known},
+                         {"new_failures", e.unexpected},
+                         {"entries", entries}};
+  }
+  j["exit_status"] = exit_status(r);
   j["backend_output"] = {
       {"calls", r.backend_output.calls}, {"bytes", r.backend_output.bytes}, {"samples", json::array()}};
   for (const auto& sample : r.backend_output.samples)
@@ -137,6 +170,25 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);
     if (j.contains("stopped") && j["stopped"].is_string()) r.stopped = j["stopped"].get<std::string>();
+    r.started = j.value("started", "");
+    r.dmlcert_version = j.value("dmlcert_version", "");
+    r.seed = j.value("seed", uint64_t{0});
+    if (j.contains("scope")) {
+      for (const json& k : j["scope"].value("asked", json::array()))
+        r.scope.asked.push_back(parse_enum<OpKind>(k.get<std::string>(), parse_op, "operator"));
+      for (const json& c : j["scope"].value("claims", json::array())) {
+        Scope::Claim claim{parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator"), std::nullopt,
+                           parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type"),
+                           c.at("claimed").get<bool>()};
+        if (!c.at("function").is_null())
+          claim.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(), parse_reduce_function,
+                                                      "function");
+        r.scope.claims.push_back(claim);
+      }
+    }
+    for (const json& b : j.value("behaviour_profile", json::array()))
+      r.profile.push_back({b.at("rule").get<std::string>(), b.value("cases", uint64_t{0}),
+                           b.at("behaviours").get<std::map<std::string, uint64_t>>()});
     for (const json& c : j.at("cells")) {
       CellResult cell;
       cell.cell.op = parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator");

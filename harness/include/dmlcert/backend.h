@@ -68,6 +68,9 @@ struct ExecResult {
   std::string output_text;
   uint64_t output_dropped = 0;  // bytes printed beyond the cap
   std::optional<LateFault> late;
+  // The backend was never asked: its interface cannot carry this case (a C ABI plugin cannot be
+  // given strides of another length than its sizes, say). The status is the boundary's own.
+  bool not_asked = false;
 };
 
 // A result with only a status, a fault and a message.
