@@ -212,14 +212,15 @@ CacheSize last_level_cache() {
 
 const std::vector<Workload>& workloads() {
   static const std::vector<Workload> all = [] {
-    // The memory-sized variant: the smallest scale whose roofline streams at least 4x the LLC.
+    // The memory-sized variant: the smallest scale whose roofline streams at least 4x the LLC, for
+    // the workloads whose roofline streams less.
     const uint64_t target = 4 * last_level_cache().bytes;
     std::vector<Workload> list;
     for (const Family& f : families()) {
       list.push_back(instance(f, 1, false));
       uint32_t scale = 1;
       while (instance(f, scale, true).roofline_bytes() < target) ++scale;
-      list.push_back(instance(f, scale, true));
+      if (scale > 1) list.push_back(instance(f, scale, true));  // scale 1: already memory-sized
     }
     return list;
   }();

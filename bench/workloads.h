@@ -1,8 +1,8 @@
 // The benchmark workloads: one operator descriptor each (FLOAT32 [4096,4096] unless the name says
-// otherwise), with deterministic data, and the buffers they run on. Every workload also has a
-// memory-sized variant, `<name>_mem`, whose first dim is scaled up until the bytes its roofline
-// counts are at least four times the last-level cache, so that its roofline measures memory
-// bandwidth whatever the cache holds.
+// otherwise), with deterministic data, and the buffers they run on. Every workload whose roofline
+// streams less than four times the last-level cache also has a memory-sized variant,
+// `<name>_mem`, whose first dim is scaled up until it streams at least that much, so that its
+// roofline measures memory bandwidth whatever the cache holds.
 #pragma once
 
 #include <cstdint>
@@ -45,7 +45,8 @@ struct CacheSize {
 };
 CacheSize last_level_cache();
 
-// Every workload and its memory-sized variant, which is sized from last_level_cache().
+// Every workload, each followed by its memory-sized variant (sized from last_level_cache()) if it
+// has one.
 const std::vector<Workload>& workloads();
 Buffers& buffers_for(const Workload& w);
 

@@ -49,8 +49,8 @@ namespace isa_avx2 {
 #pragma GCC pop_options
 
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
-// kernel computes rather than streams (LOG_SUM_EXP's exp ran a quarter faster on a CPU that
-// executes 512-bit operations in two halves).
+// kernel computes rather than streams; used for LOG_SUM_EXP only (reduce_log_sum_exp_avx512.cpp
+// says why).
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
 namespace isa_avx512 {
