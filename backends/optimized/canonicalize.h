@@ -124,6 +124,11 @@ void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn
   tiles.dims.push_back(Dim{});
   const uint64_t outer = tiles.outer_count();
   parallel_for(outer * blocks, outer * rows * row_bytes, [&](uint64_t begin, uint64_t end) {
+    if (blocks == 1) {  // whole tiles: one walk over the range, no coordinate decomposition per tile
+      for_each_outer(tiles, begin, end,
+                     [&](const std::array<int64_t, kMaxStreams>& off) { fn(off, 0, rows); });
+      return;
+    }
     for (uint64_t item = begin; item < end; ++item) {
       const uint64_t r0 = (item % blocks) * rows_per_item, r1 = std::min(rows, r0 + rows_per_item);
       for_each_outer(tiles, item / blocks, item / blocks + 1,

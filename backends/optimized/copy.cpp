@@ -95,13 +95,27 @@ void rows_general(std::byte* out, int64_t out_row, const std::byte* in, int64_t 
                       in + static_cast<int64_t>(r) * in_row * es, is, n);
 }
 
+// Short rows are fetched kPrefetchRows rows ahead: the rows of a strided window are too far
+// apart for the hardware prefetchers (a 4-d SLICE1 window with short reversed rows ran at a
+// third of memcpy's rate from memory).
+constexpr uint64_t kPrefetchRows = 4, kPrefetchMaxBytes = 1024;
+
 template <class E, int VB>
 [[gnu::always_inline]] inline void reverse_rows(std::byte* out, int64_t out_row, const std::byte* in,
                                                 int64_t in_row, uint64_t rows, uint64_t n) {
   const int64_t es = sizeof(E);
-  for (uint64_t r = 0; r < rows; ++r)
+  const bool prefetch = n * sizeof(E) <= kPrefetchMaxBytes;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const std::byte* src = in + static_cast<int64_t>(r) * in_row * es;
+    if (prefetch && r + kPrefetchRows < rows) {
+      // A reversed row ends at src: its bytes are [src - (n-1)*es, src + es).
+      const std::byte* ahead = src + static_cast<int64_t>(kPrefetchRows) * in_row * es;
+      for (int64_t b = -static_cast<int64_t>(n - 1) * es; b < es; b += 64) __builtin_prefetch(ahead + b);
+      __builtin_prefetch(ahead + es - 1);
+    }
     reverse_run<E, VB>(reinterpret_cast<E*>(out + static_cast<int64_t>(r) * out_row * es),
-                       reinterpret_cast<const E*>(in + static_cast<int64_t>(r) * in_row * es), n);
+                       reinterpret_cast<const E*>(src), n);
+  }
 }
 template <class E>
 void reverse_rows_sse2(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
