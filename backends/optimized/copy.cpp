@@ -83,33 +83,38 @@ template <class E>
 // elements after run r - 1. The kind of run and the instruction set are chosen once per call of
 // strided_copy, not once per run: a SLICE1 of short reversed runs spent more time choosing than
 // copying.
+// next_in: where the next tile's row 0 starts in the input (null when unknown), for prefetching.
 using RowsFn = void (*)(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
-                        uint64_t n, int64_t os, int64_t is);
+                        uint64_t n, int64_t os, int64_t is, const std::byte* next_in);
 
 template <class E>
 void rows_general(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
-                  uint64_t n, int64_t os, int64_t is) {
+                  uint64_t n, int64_t os, int64_t is, const std::byte*) {
   const int64_t es = sizeof(E);
   for (uint64_t r = 0; r < rows; ++r)
     copy_run_typed<E>(out + static_cast<int64_t>(r) * out_row * es, os,
                       in + static_cast<int64_t>(r) * in_row * es, is, n);
 }
 
-// Short rows are fetched kPrefetchRows rows ahead: the rows of a strided window are too far
-// apart for the hardware prefetchers (a 4-d SLICE1 window with short reversed rows ran at a
-// third of memcpy's rate from memory).
-constexpr uint64_t kPrefetchRows = 4, kPrefetchMaxBytes = 1024;
+// Short rows are fetched kPrefetchRows rows ahead, into the next tile when it is known: the rows
+// of a strided window are too far apart for the hardware prefetchers (a 4-d SLICE1 window with
+// short reversed rows ran at a third of memcpy's rate from memory).
+constexpr uint64_t kPrefetchRows = 8, kPrefetchMaxBytes = 1024;
 
 template <class E, int VB>
 [[gnu::always_inline]] inline void reverse_rows(std::byte* out, int64_t out_row, const std::byte* in,
-                                                int64_t in_row, uint64_t rows, uint64_t n) {
+                                                int64_t in_row, uint64_t rows, uint64_t n,
+                                                const std::byte* next_in) {
   const int64_t es = sizeof(E);
   const bool prefetch = n * sizeof(E) <= kPrefetchMaxBytes;
   for (uint64_t r = 0; r < rows; ++r) {
     const std::byte* src = in + static_cast<int64_t>(r) * in_row * es;
-    if (prefetch && r + kPrefetchRows < rows) {
-      // A reversed row ends at src: its bytes are [src - (n-1)*es, src + es).
-      const std::byte* ahead = src + static_cast<int64_t>(kPrefetchRows) * in_row * es;
+    const uint64_t q = r + kPrefetchRows;
+    const std::byte* ahead = q < rows  ? in + static_cast<int64_t>(q) * in_row * es
+                             : next_in ? next_in + static_cast<int64_t>(q - rows) * in_row * es
+                                       : nullptr;
+    if (prefetch && ahead) {
+      // A reversed row ends at its start pointer: its bytes are [p - (n-1)*es, p + es).
       for (int64_t b = -static_cast<int64_t>(n - 1) * es; b < es; b += 64) __builtin_prefetch(ahead + b);
       __builtin_prefetch(ahead + es - 1);
     }
@@ -119,22 +124,22 @@ template <class E, int VB>
 }
 template <class E>
 void reverse_rows_sse2(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
-                       uint64_t n, int64_t, int64_t) {
-  reverse_rows<E, 16>(out, out_row, in, in_row, rows, n);
+                       uint64_t n, int64_t, int64_t, const std::byte* next_in) {
+  reverse_rows<E, 16>(out, out_row, in, in_row, rows, n, next_in);
 }
 #if defined(__x86_64__) || defined(__i386__)
 template <class E>
 __attribute__((target("avx2"))) void reverse_rows_avx2(std::byte* out, int64_t out_row, const std::byte* in,
                                                        int64_t in_row, uint64_t rows, uint64_t n, int64_t,
-                                                       int64_t) {
-  reverse_rows<E, 32>(out, out_row, in, in_row, rows, n);
+                                                       int64_t, const std::byte* next_in) {
+  reverse_rows<E, 32>(out, out_row, in, in_row, rows, n, next_in);
 }
 template <class E>
 __attribute__((target("avx512f,avx512bw"))) void reverse_rows_avx512(std::byte* out, int64_t out_row,
                                                                      const std::byte* in, int64_t in_row,
                                                                      uint64_t rows, uint64_t n, int64_t,
-                                                                     int64_t) {
-  reverse_rows<E, 64>(out, out_row, in, in_row, rows, n);
+                                                                     int64_t, const std::byte* next_in) {
+  reverse_rows<E, 64>(out, out_row, in, in_row, rows, n, next_in);
 }
 #endif
 
@@ -183,12 +188,14 @@ void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::by
   if (nest.dims.size() >= 2 && inner.size * es <= kShortRunBytes) {
     const Dim& row = nest.dims[nest.dims.size() - 2];
     const RowsFn fn = rows_kernel(es, inner.stride[0], inner.stride[1]);
-    for_each_tile_parallel(
-        nest, es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t r0, uint64_t r1) {
-          const int64_t r = static_cast<int64_t>(r0);
-          fn(out + (off[0] + r * row.stride[0]) * esz, row.stride[0], in + (off[1] + r * row.stride[1]) * esz,
-             row.stride[1], r1 - r0, inner.size, inner.stride[0], inner.stride[1]);
-        });
+    for_each_tile_parallel(nest, es,
+                           [&](const std::array<int64_t, kMaxStreams>& off, uint64_t r0, uint64_t r1,
+                               const std::array<int64_t, kMaxStreams>* next) {
+                             const int64_t r = static_cast<int64_t>(r0);
+                             fn(out + (off[0] + r * row.stride[0]) * esz, row.stride[0],
+                                in + (off[1] + r * row.stride[1]) * esz, row.stride[1], r1 - r0, inner.size,
+                                inner.stride[0], inner.stride[1], next ? in + (*next)[1] * esz : nullptr);
+                           });
     return;
   }
   for_each_run_parallel(nest, es,
