@@ -1,6 +1,6 @@
-// libtorch for the workloads it has an operator for (compiled only when CMake finds Torch, see
-// DMLCERT_WITH_TORCH): one function per workload family, each given the workload's descriptor for
-// its sizes, so that another mapping of a workload to libtorch replaces one function.
+// libtorch through the adapter docs/third-party.md certifies (backends/adapters/torch): the
+// certified mapping, its own checks included, called through the C ABI, so what is timed is what
+// was certified (compiled only when CMake finds Torch, see DMLCERT_WITH_TORCH).
 #pragma once
 
 #include <functional>
@@ -9,7 +9,7 @@
 
 namespace dmlcert::bench {
 
-// Whether libtorch has an operator for the workload's family.
+// Whether the adapter maps the workload's cell.
 bool torch_has(const Workload& w);
 // A callable that runs the workload once with libtorch (only for workloads torch_has).
 std::function<void()> torch_runner(const Workload& w, Buffers& b);
