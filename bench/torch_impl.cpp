@@ -2,7 +2,6 @@
 
 #include <ATen/Parallel.h>
 
-#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -20,14 +19,11 @@ const dmlcert_backend_v1& adapter() {
 
 }  // namespace
 
-bool torch_has(const std::string& workload) {
-  const auto& all = workloads();
-  const auto w = std::find_if(all.begin(), all.end(), [&](const Workload& x) { return x.name == workload; });
-  if (w == all.end()) return false;
-  const auto function = reduce_function(w->desc);
-  return adapter().implements(adapter().context, plugin::to_abi(op_kind(w->desc)),
+bool torch_has(const Workload& w) {
+  const auto function = reduce_function(w.desc);
+  return adapter().implements(adapter().context, plugin::to_abi(op_kind(w.desc)),
                               function ? static_cast<uint32_t>(*function) : DMLCERT_NO_FUNCTION,
-                              plugin::to_abi(tensor(w->desc, Role::INPUT)->type)) != 0;
+                              plugin::to_abi(tensor(w.desc, Role::INPUT)->type)) != 0;
 }
 
 std::function<void()> torch_runner(const Workload& w, Buffers& b) {

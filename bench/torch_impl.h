@@ -4,14 +4,13 @@
 #pragma once
 
 #include <functional>
-#include <string>
 
 #include "workloads.h"
 
 namespace dmlcert::bench {
 
 // Whether the adapter maps the workload's cell.
-bool torch_has(const std::string& workload);
+bool torch_has(const Workload& w);
 // A callable that runs the workload once with libtorch (only for workloads torch_has).
 std::function<void()> torch_runner(const Workload& w, Buffers& b);
 
