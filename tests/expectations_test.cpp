@@ -1,11 +1,11 @@
 // Known failures (--expect): a run passes while every failure is a known one, fails on a new one
 // or an expired entry, and names the entries whose failures are gone.
+#include "expectations.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "expectations.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -25,15 +25,16 @@ TEST_P(GlobMatch, MatchesKeysAsAShellWouldMatchNames) {
       << GetParam().pattern << " vs " << GetParam().key;
 }
 
-INSTANTIATE_TEST_SUITE_P(Keys, GlobMatch,
-                         testing::Values(GlobRow{"SLICE/input/INT8/r3", "SLICE/input/INT8/r3", true},
-                                         GlobRow{"SLICE/input/INT8/r3", "SLICE/input/INT8/r4", false},
-                                         GlobRow{"REDUCE.SUM/*/FLOAT16/*", "REDUCE.SUM/output/FLOAT16/r2", true},
-                                         GlobRow{"REDUCE.SUM/*/FLOAT16/*", "REDUCE.SUM_SQUARE/input/FLOAT16/r2", false},
-                                         GlobRow{"invalid/SLICE1.*", "invalid/SLICE1.WINDOW_BOUNDS", true},
-                                         GlobRow{"*", "corpus/anything at all", true},
-                                         GlobRow{"*/r8", "SLICE/input/INT8/r8", true},
-                                         GlobRow{"*/r8", "SLICE/input/INT8/r80", false}));
+INSTANTIATE_TEST_SUITE_P(
+    Keys, GlobMatch,
+    testing::Values(GlobRow{"SLICE/input/INT8/r3", "SLICE/input/INT8/r3", true},
+                    GlobRow{"SLICE/input/INT8/r3", "SLICE/input/INT8/r4", false},
+                    GlobRow{"REDUCE.SUM/*/FLOAT16/*", "REDUCE.SUM/output/FLOAT16/r2", true},
+                    GlobRow{"REDUCE.SUM/*/FLOAT16/*", "REDUCE.SUM_SQUARE/input/FLOAT16/r2", false},
+                    GlobRow{"invalid/SLICE1.*", "invalid/SLICE1.WINDOW_BOUNDS", true},
+                    GlobRow{"*", "corpus/anything at all", true},
+                    GlobRow{"*/r8", "SLICE/input/INT8/r8", true},
+                    GlobRow{"*/r8", "SLICE/input/INT8/r80", false}));
 
 // A one-shard report with cells that pass or fail as `failing` says, and one rule check.
 Report report_with(const std::vector<std::pair<std::string, bool>>& cells) {
@@ -56,7 +57,8 @@ Expectations entries(std::vector<ExpectationCheck::Entry> e) {
 TEST(Expectations, AKnownFailurePassesTheRun) {
   Report r = report_with({{"INT8", true}, {"INT16", false}});
   EXPECT_EQ(exit_status(r), 1);
-  r.expectations = check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "", {}, false}}), r, "2026-11-25");
+  r.expectations =
+      check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "", {}, false}}), r, "2026-11-25");
   EXPECT_TRUE(r.expectations->holds());
   EXPECT_EQ(r.expectations->known, std::vector<std::string>{"SLICE/input/INT8/r4"});
   EXPECT_EQ(exit_status(r), 0);
@@ -65,7 +67,8 @@ TEST(Expectations, AKnownFailurePassesTheRun) {
 
 TEST(Expectations, ANewFailureFailsTheRun) {
   Report r = report_with({{"INT8", true}, {"INT16", true}});
-  r.expectations = check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "", {}, false}}), r, "2026-11-25");
+  r.expectations =
+      check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "", {}, false}}), r, "2026-11-25");
   EXPECT_FALSE(r.expectations->holds());
   EXPECT_EQ(r.expectations->unexpected, std::vector<std::string>{"SLICE/input/INT16/r4"});
   EXPECT_EQ(exit_status(r), 1);
@@ -83,12 +86,12 @@ TEST(Expectations, AFixedFailureIsAnUnexpectedPass) {
 
 TEST(Expectations, AnExpiredEntryFailsTheRun) {
   Report r = report_with({{"INT8", true}});
-  r.expectations =
-      check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "2026-11-24", {}, false}}), r, "2026-11-25");
+  r.expectations = check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "2026-11-24", {}, false}}),
+                                      r, "2026-11-25");
   ASSERT_EQ(r.expectations->expired().size(), 1u);
   EXPECT_EQ(exit_status(r), 1);
-  r.expectations =
-      check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "2026-11-25", {}, false}}), r, "2026-11-25");
+  r.expectations = check_expectations(entries({{"SLICE/input/INT8/*", "ticket 12", "2026-11-25", {}, false}}),
+                                      r, "2026-11-25");
   EXPECT_EQ(exit_status(r), 0) << "an entry expires after its day, not on it";
 }
 
@@ -120,16 +123,17 @@ TEST_P(ExpectationFile, LoadsOrSaysWhichLineIsWrong) {
 
 INSTANTIATE_TEST_SUITE_P(
     Files, ExpectationFile,
-    testing::Values(FileRow{"good",
-                            "# known failures of acme-npu 2.3\n"
-                            "REDUCE.SUM/*/FLOAT16/*  expires=2027-03-01  fp16 sums accumulate in fp16 (ticket 41)\n"
-                            "\n"
-                            "invalid/SLICE1.WINDOW_BOUNDS   the window check is missing  # ticket 42\n",
-                            ""},
-                    FileRow{"bad_date", "SLICE/* expires=2027-13-01 a reason\n",
-                            ":1: expires='2027-13-01' is not a date YYYY-MM-DD"},
-                    FileRow{"no_reason", "# ok\nSLICE/*\n",
-                            ":2: 'SLICE/*' has no reason: say why the failure is known (a ticket, a plan)"}),
+    testing::Values(
+        FileRow{"good",
+                "# known failures of acme-npu 2.3\n"
+                "REDUCE.SUM/*/FLOAT16/*  expires=2027-03-01  fp16 sums accumulate in fp16 (ticket 41)\n"
+                "\n"
+                "invalid/SLICE1.WINDOW_BOUNDS   the window check is missing  # ticket 42\n",
+                ""},
+        FileRow{"bad_date", "SLICE/* expires=2027-13-01 a reason\n",
+                ":1: expires='2027-13-01' is not a date YYYY-MM-DD"},
+        FileRow{"no_reason", "# ok\nSLICE/*\n",
+                ":2: 'SLICE/*' has no reason: say why the failure is known (a ticket, a plan)"}),
     [](const testing::TestParamInfo<FileRow>& info) { return info.param.name; });
 
 TEST(Expectations, AnEarlierReportServesAsTheList) {

@@ -29,14 +29,15 @@ struct Certified {
 };
 
 Certified certify(const std::string& name, const std::string& plugin, const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / ("dmlcert_scope_test_" + name + "_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("dmlcert_scope_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string command = std::string(DMLCERT_CLI) + " certify --backend plugin:" + plugin + " " + args +
                               " --budget quick --repro-dir " + (dir / "repros").string() + " --report " +
-                              (dir / "r.json").string() + " --markdown " + (dir / "r.md").string() + " --html " +
-                              (dir / "r.html").string() + " --junit " + (dir / "r.xml").string() + " >" +
-                              (dir / "out.txt").string() + " 2>/dev/null";
+                              (dir / "r.json").string() + " --markdown " + (dir / "r.md").string() +
+                              " --html " + (dir / "r.html").string() + " --junit " +
+                              (dir / "r.xml").string() + " >" + (dir / "out.txt").string() + " 2>/dev/null";
   Certified c;
   const int raw = std::system(command.c_str());
   c.exit_code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -77,12 +78,14 @@ TEST_P(Scope, CertifiesForTheScopeAndSaysSoInEveryFormat) {
 
 INSTANTIATE_TEST_SUITE_P(
     SliceOnly, Scope,
-    testing::Values(ScopeRow{"by_implements", DMLCERT_SLICE_ONLY_PLUGIN, "--level 5_0",
-                             "CERTIFIED at 5_0 for SLICE (all 11 types)",
-                             "SLICE1 not claimed; SCATTER_ND not claimed; REDUCE not claimed; GATHER_ELEMENTS not claimed"},
-                    ScopeRow{"by_ops", DMLCERT_REFERENCE_PLUGIN, "--level 5_0 --ops SLICE",
-                             "CERTIFIED at 5_0 for SLICE (all 11 types)",
-                             "SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS not asked for (--ops)"}),
+    testing::Values(
+        ScopeRow{
+            "by_implements", DMLCERT_SLICE_ONLY_PLUGIN, "--level 5_0",
+            "CERTIFIED at 5_0 for SLICE (all 11 types)",
+            "SLICE1 not claimed; SCATTER_ND not claimed; REDUCE not claimed; GATHER_ELEMENTS not claimed"},
+        ScopeRow{"by_ops", DMLCERT_REFERENCE_PLUGIN, "--level 5_0 --ops SLICE",
+                 "CERTIFIED at 5_0 for SLICE (all 11 types)",
+                 "SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS not asked for (--ops)"}),
     [](const testing::TestParamInfo<ScopeRow>& info) { return info.param.name; });
 
 TEST(Scope, AllOperatorsIsSaidSo) {

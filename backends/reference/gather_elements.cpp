@@ -15,7 +15,8 @@ namespace dmlcert::reference {
 ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
   // IndexClamped and IndexWrapped describe what a backend did with out-of-range indices (the
   // behaviour profile); they apply only when some index is out of range.
-  const bool placing = reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
+  const bool placing =
+      reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
   if (reading.behaviour != Behaviour::Specified && !placing) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::InputTensor indices(d.indices, b.indices.data);
@@ -31,7 +32,8 @@ ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindin
     if (out_of_range) return;
     const auto value = integer_value(d.indices.type, indices.at(c));
     placed |= value && !resolve_index(*value, axis_size, negative);
-    const auto index = value ? resolve_index_as(*value, axis_size, negative, reading.behaviour) : std::nullopt;
+    const auto index =
+        value ? resolve_index_as(*value, axis_size, negative, reading.behaviour) : std::nullopt;
     if (!index) {
       out_of_range =
           Violation{"GATHERELEMENTS.INDEX_RANGE",

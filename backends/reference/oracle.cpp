@@ -88,7 +88,8 @@ class ReferenceOracle final : public Oracle {
       if (!rule) continue;
       for (const ProfileReading& p : rule->profile) {
         std::string ignored;
-        if (auto output = output_under(c, p.reading, &ignored)) out.push_back({std::string(p.label), std::move(*output)});
+        if (auto output = output_under(c, p.reading, &ignored))
+          out.push_back({std::string(p.label), std::move(*output)});
       }
     }
     return out;

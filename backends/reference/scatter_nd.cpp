@@ -89,7 +89,8 @@ std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> wr
 }  // namespace
 
 ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
-  const bool placing = reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
+  const bool placing =
+      reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
   if (reading.behaviour != Behaviour::Specified && reading.behaviour != Behaviour::NthWriteWins && !placing)
     return detail::not_applicable(reading);
   const auto geometry = d.geometry();

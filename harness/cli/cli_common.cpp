@@ -190,14 +190,16 @@ bool claim_repro_dir(const std::string& dir, std::string* why) {
   const fs::path target = fs::absolute(dir, ec), marker = target / kReproDirMarker;
   const bool ours = fs::exists(marker, ec);
   if (!ours && !fs::is_empty(target, ec)) {
-    *why = "is not empty and was not made by dmlcert: name a new or empty directory (dmlcert empties the "
-           "repro directories it made at the start of each run)";
+    *why =
+        "is not empty and was not made by dmlcert: name a new or empty directory (dmlcert empties the "
+        "repro directories it made at the start of each run)";
     return false;
   }
   // A run's files stand alone: nothing of an earlier run is left beside them.
   for (const auto& entry : fs::directory_iterator(target, ec))
     if (entry.path().filename() != kReproDirMarker) fs::remove_all(entry.path(), ec);
-  std::ofstream(marker) << "Made by dmlcert: each run empties this directory and writes its repro files here.\n";
+  std::ofstream(marker)
+      << "Made by dmlcert: each run empties this directory and writes its repro files here.\n";
   return true;
 }
 

@@ -7,11 +7,11 @@
 #include <iostream>
 
 #include "certify.h"
-#include "expectations.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
+#include "expectations.h"
 #include "progress.h"
 #include "report_files.h"
 
@@ -93,7 +93,8 @@ int certify(CertifyArgs& a) {
   }
   // Known failures are held against every report the run writes, its last one included.
   auto finish_report = [&](cert::Report& report) {
-    if (expectations) report.expectations = cert::check_expectations(*expectations, report, cert::today_utc());
+    if (expectations)
+      report.expectations = cert::check_expectations(*expectations, report, cert::today_utc());
   };
 #ifdef DMLCERT_SOURCE_CORPUS_DIR
   if (corpus_dir.empty()) corpus_dir = engine::find_corpus(DMLCERT_SOURCE_CORPUS_DIR);
@@ -168,8 +169,9 @@ int certify(CertifyArgs& a) {
   if (!write_reports(*report, a.files)) return kExitUsage;
   if (const int stopped = stopped_exit_status()) return stopped;
   if (o.shard.count > 1)  // a shard alone cannot certify; it passes when nothing it ran failed
-    return cert::missing_cells(*report).empty() && cert::failing_keys(*report).empty() ? kExitPassed
-                                                                                        : cert::exit_status(*report);
+    return cert::missing_cells(*report).empty() && cert::failing_keys(*report).empty()
+               ? kExitPassed
+               : cert::exit_status(*report);
   return cert::exit_status(*report);
 }
 

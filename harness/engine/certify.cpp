@@ -108,10 +108,12 @@ class Certification {
     if (report_.stopped.empty()) shut_down();
     const auto catalog_index = [](const std::string& id) {
       const auto rules = rule_catalog();
-      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) - rules.begin();
+      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) -
+             rules.begin();
     };
-    std::stable_sort(report_.profile.begin(), report_.profile.end(),
-                     [&](const auto& a, const auto& b) { return catalog_index(a.rule) < catalog_index(b.rule); });
+    std::stable_sort(report_.profile.begin(), report_.profile.end(), [&](const auto& a, const auto& b) {
+      return catalog_index(a.rule) < catalog_index(b.rule);
+    });
     report_.seconds = elapsed();
     return std::move(report_);
   }

@@ -64,8 +64,8 @@ std::optional<Expectations> load_expectations(const std::string& path, std::stri
   Expectations e;
   e.file = path;
   // A previous JSON report: what failed then is known now.
-  if (const std::string all = text.str(); all.find_first_not_of(" \t\r\n") != std::string::npos &&
-                                          all[all.find_first_not_of(" \t\r\n")] == '{') {
+  if (const std::string all = text.str();
+      all.find_first_not_of(" \t\r\n") != std::string::npos && all[all.find_first_not_of(" \t\r\n")] == '{') {
     std::string why;
     const auto report = report_from_json(all, &why);
     if (!report) {
@@ -93,8 +93,8 @@ std::optional<Expectations> load_expectations(const std::string& path, std::stri
       entry.expires = rest.substr(8, end == std::string::npos ? std::string::npos : end - 8);
       rest = end == std::string::npos ? "" : trim(rest.substr(end));
       if (!is_date(entry.expires)) {
-        *error = printable(path, 200) + ":" + std::to_string(number) + ": expires='" + printable(entry.expires, 40) +
-                 "' is not a date YYYY-MM-DD";
+        *error = printable(path, 200) + ":" + std::to_string(number) + ": expires='" +
+                 printable(entry.expires, 40) + "' is not a date YYYY-MM-DD";
         return std::nullopt;
       }
     }

@@ -54,15 +54,16 @@ std::string to_html(const Report& r, const std::string& link_base) {
                       std::string(name(r.backend_max_level)));
   fact("Scope", e(scope_text(r)));
   if (const std::string outside = outside_text(r); !outside.empty()) fact("Outside the scope", e(outside));
-  fact("Level and budget", std::string(name(r.level)) + ", " + e(r.budget) + " budget, seed " + std::to_string(r.seed));
+  fact("Level and budget",
+       std::string(name(r.level)) + ", " + e(r.budget) + " budget, seed " + std::to_string(r.seed));
   fact("Run", e(r.started) + ", " + std::to_string(static_cast<int64_t>(r.seconds)) + " s, dmlcert " +
                   e(r.dmlcert_version));
   std::string cases;
   const Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
     if (t[i])
-      cases += "<span class=\"" + std::string(name(static_cast<Outcome>(i))) + "\">&nbsp;" + std::to_string(t[i]) +
-               " " + std::string(name(static_cast<Outcome>(i))) + "&nbsp;</span> ";
+      cases += "<span class=\"" + std::string(name(static_cast<Outcome>(i))) + "\">&nbsp;" +
+               std::to_string(t[i]) + " " + std::string(name(static_cast<Outcome>(i))) + "&nbsp;</span> ";
   fact("Cases", cases);
   out << "</dl>\n";
 
@@ -74,13 +75,15 @@ std::string to_html(const Report& r, const std::string& link_base) {
         << " causes, most frequent first.</p>\n";
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
-      out << "<div class=\"group\" id=\"cause-" << gi + 1 << "\"><h3>" << gi + 1 << ". " << e(g.where) << ": <span class=\""
-          << name(g.outcome) << "\">&nbsp;" << name(g.outcome) << "&nbsp;</span> in " << g.failures.size() << " case"
-          << (g.failures.size() == 1 ? "" : "s") << "</h3>\n<p>" << e(g.cause) << "</p>\n";
+      out << "<div class=\"group\" id=\"cause-" << gi + 1 << "\"><h3>" << gi + 1 << ". " << e(g.where)
+          << ": <span class=\"" << name(g.outcome) << "\">&nbsp;" << name(g.outcome) << "&nbsp;</span> in "
+          << g.failures.size() << " case" << (g.failures.size() == 1 ? "" : "s") << "</h3>\n<p>" << e(g.cause)
+          << "</p>\n";
       if (!g.failures.front()->reproduce.empty())
         out << "<p>Reproduce:</p><pre>" << e(g.failures.front()->reproduce) << "</pre>\n";
       if (!g.failures.front()->backend_output.empty())
-        out << "<p>The backend printed:</p><pre>" << e(g.failures.front()->backend_output.substr(0, 4096)) << "</pre>\n";
+        out << "<p>The backend printed:</p><pre>" << e(g.failures.front()->backend_output.substr(0, 4096))
+            << "</pre>\n";
       out << "<table><tr><th class=\"l\">case</th><th>confirmation</th><th class=\"l\">files</th></tr>\n";
       for (size_t i = 0; i < g.failures.size(); ++i) {
         const Failure& f = *g.failures[i];
@@ -88,7 +91,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
           const std::string rest = f.where.substr(6);
           // cells/<op>/<role>/<type>/r<rank>/<mode>/<rep>: the cell key is the first four parts.
           size_t cut = 0;
-          for (int parts = 0; parts < 4 && cut != std::string::npos; ++parts) cut = rest.find('/', cut + (parts ? 1 : 0));
+          for (int parts = 0; parts < 4 && cut != std::string::npos; ++parts)
+            cut = rest.find('/', cut + (parts ? 1 : 0));
           group_of_cell.emplace(rest.substr(0, cut), gi + 1);
         }
         if (i == 20) {
@@ -108,8 +112,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
   }
 
   out << "<h2>Support matrix at " << name(r.level) << "</h2>\n<p class=\"legend\">";
-  for (const char* word : {"passed", "failed", "crash", "timeout", "oob", "late-write", "limit", "unimplemented",
-                           "mistrusted", "stopped"})
+  for (const char* word : {"passed", "failed", "crash", "timeout", "oob", "late-write", "limit",
+                           "unimplemented", "mistrusted", "stopped"})
     out << "<span class=\"" << word << "\">" << word << "</span>";
   out << " · unimplemented: outside the backend's scope · a cell that did not pass links to its cause</p>\n";
   std::set<uint32_t> ranks;
@@ -139,8 +143,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
           if (matrix_row(c.cell) == row.label && c.cell.type == type && c.cell.rank == k)
             if (auto g = group_of_cell.find(cell_key(c.cell)); g != group_of_cell.end()) cause = g->second;
         if (cause)
-          out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">" << status_letter(m.counts, m.not_run)
-              << "</a>";
+          out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">"
+              << status_letter(m.counts, m.not_run) << "</a>";
         else
           out << status_letter(m.counts, m.not_run);
         out << "</td>";
@@ -151,11 +155,14 @@ std::string to_html(const Report& r, const std::string& link_base) {
   out << "</table>\n";
 
   if (!r.profile.empty()) {
-    out << "<h2>Behaviour on unspecified (class U) cases</h2>\n<p>What the backend did where the specification "
-           "leaves the result open: rejected, or executed with which reading.</p>\n<table><tr><th class=\"l\">rule</th>"
+    out << "<h2>Behaviour on unspecified (class U) cases</h2>\n<p>What the backend did where the "
+           "specification "
+           "leaves the result open: rejected, or executed with which reading.</p>\n<table><tr><th "
+           "class=\"l\">rule</th>"
            "<th class=\"l\">what the backend did (cases)</th></tr>\n";
     for (const BehaviourCounts& b : r.profile)
-      out << "<tr><td class=\"l\">" << e(b.rule) << "</td><td class=\"l\">" << e(profile_text(b)) << "</td></tr>\n";
+      out << "<tr><td class=\"l\">" << e(b.rule) << "</td><td class=\"l\">" << e(profile_text(b))
+          << "</td></tr>\n";
     out << "</table>\n";
   }
 
@@ -163,12 +170,11 @@ std::string to_html(const Report& r, const std::string& link_base) {
     out << "<h2>Expectations (" << e(r.expectations->file) << ")</h2>\n<table><tr><th class=\"l\">entry</th>"
         << "<th class=\"l\">reason</th><th>expires</th><th class=\"l\">now</th></tr>\n";
     for (const auto& entry : r.expectations->entries)
-      out << "<tr><td class=\"l\"><code>" << e(entry.pattern) << "</code></td><td class=\"l\">" << e(entry.reason)
-          << "</td><td>" << e(entry.expires) << "</td><td class=\"l\">"
-          << (entry.expired ? "expired"
-              : entry.matched.empty()
-                  ? "passes: remove the entry"
-                  : "still failing (" + std::to_string(entry.matched.size()) + ")")
+      out << "<tr><td class=\"l\"><code>" << e(entry.pattern) << "</code></td><td class=\"l\">"
+          << e(entry.reason) << "</td><td>" << e(entry.expires) << "</td><td class=\"l\">"
+          << (entry.expired           ? "expired"
+              : entry.matched.empty() ? "passes: remove the entry"
+                                      : "still failing (" + std::to_string(entry.matched.size()) + ")")
           << "</td></tr>\n";
     out << "</table>\n";
   }
@@ -181,20 +187,22 @@ std::string to_html(const Report& r, const std::string& link_base) {
       ++passing;
       continue;
     }
-    rows << "<tr><td>" << name(rule.section) << "</td><td class=\"l\">" << e(rule.rule) << "</td><td class=\"m "
-         << word << "\">" << word << "</td></tr>\n";
+    rows << "<tr><td>" << name(rule.section) << "</td><td class=\"l\">" << e(rule.rule)
+         << "</td><td class=\"m " << word << "\">" << word << "</td></tr>\n";
   }
   out << "<h2>Rule checks</h2>\n<p>" << passing << " of " << r.rules.size() << " passed"
       << (passing == r.rules.size() ? "." : "; the others:") << "</p>\n";
   if (passing != r.rules.size())
-    out << "<table><tr><th>section</th><th class=\"l\">rule</th><th>status</th></tr>\n" << rows.str() << "</table>\n";
+    out << "<table><tr><th>section</th><th class=\"l\">rule</th><th>status</th></tr>\n"
+        << rows.str() << "</table>\n";
 
   if (r.backend_output.calls) {
-    out << "<h2>What the backend printed</h2>\n<p>" << r.backend_output.bytes << " bytes in " << r.backend_output.calls
-        << " calls; the first 64 KiB of a call are kept. Samples:</p>\n";
+    out << "<h2>What the backend printed</h2>\n<p>" << r.backend_output.bytes << " bytes in "
+        << r.backend_output.calls << " calls; the first 64 KiB of a call are kept. Samples:</p>\n";
     for (const auto& sample : r.backend_output.samples)
-      out << "<p><code>" << e(sample.where) << "</code> (" << sample.dropped << " bytes more not kept)</p><pre>"
-          << e(sample.text.substr(0, 2048)) << (sample.text.size() > 2048 ? "\n..." : "") << "</pre>\n";
+      out << "<p><code>" << e(sample.where) << "</code> (" << sample.dropped
+          << " bytes more not kept)</p><pre>" << e(sample.text.substr(0, 2048))
+          << (sample.text.size() > 2048 ? "\n..." : "") << "</pre>\n";
   }
   out << "</body></html>\n";
   return out.str();

@@ -67,7 +67,9 @@ std::string to_json(const Report& r) {
   j["dmlcert_version"] = r.dmlcert_version;
   j["seed"] = r.seed;
   j["verdict"] = verdict(r);
-  j["scope"] = {{"summary", scope_text(r)}, {"outside", outside_text(r)}, {"asked", json::array()},
+  j["scope"] = {{"summary", scope_text(r)},
+                {"outside", outside_text(r)},
+                {"asked", json::array()},
                 {"claims", json::array()}};
   for (OpKind k : r.scope.asked) j["scope"]["asked"].push_back(std::string(name(k)));
   for (const Scope::Claim& c : r.scope.claims)
@@ -112,8 +114,10 @@ std::string to_json(const Report& r) {
   put_not_run(j["corpus"], r.corpus_not_run);
   j["behaviour_profile"] = json::array();
   for (const BehaviourCounts& b : r.profile)
-    j["behaviour_profile"].push_back(
-        {{"rule", b.rule}, {"cases", b.cases}, {"behaviours", b.by_behaviour}, {"same_every_time", b.consistent()}});
+    j["behaviour_profile"].push_back({{"rule", b.rule},
+                                      {"cases", b.cases},
+                                      {"behaviours", b.by_behaviour},
+                                      {"same_every_time", b.consistent()}});
   if (r.expectations) {
     const ExpectationCheck& e = *r.expectations;
     json entries = json::array();
@@ -177,12 +181,13 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       for (const json& k : j["scope"].value("asked", json::array()))
         r.scope.asked.push_back(parse_enum<OpKind>(k.get<std::string>(), parse_op, "operator"));
       for (const json& c : j["scope"].value("claims", json::array())) {
-        Scope::Claim claim{parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator"), std::nullopt,
+        Scope::Claim claim{parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator"),
+                           std::nullopt,
                            parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type"),
                            c.at("claimed").get<bool>()};
         if (!c.at("function").is_null())
-          claim.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(), parse_reduce_function,
-                                                      "function");
+          claim.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(),
+                                                      parse_reduce_function, "function");
         r.scope.claims.push_back(claim);
       }
     }

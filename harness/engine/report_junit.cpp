@@ -41,7 +41,8 @@ const ExpectationCheck::Entry* known(const Report& r, const std::string& key) {
   return nullptr;
 }
 
-void suite(std::ostringstream& out, const Report& r, const std::string& suite_name, const std::vector<Entry>& entries) {
+void suite(std::ostringstream& out, const Report& r, const std::string& suite_name,
+           const std::vector<Entry>& entries) {
   size_t failures = 0, skipped = 0;
   for (const Entry& e : entries) {
     auto s = status(e.counts);
@@ -50,11 +51,11 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
     else if (*s != Outcome::Passed)
       ++failures;
   }
-  out << "  <testsuite name=\"" << markup_escape(suite_name) << "\" tests=\"" << entries.size() << "\" failures=\""
-      << failures << "\" skipped=\"" << skipped << "\">\n";
+  out << "  <testsuite name=\"" << markup_escape(suite_name) << "\" tests=\"" << entries.size()
+      << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const Entry& e : entries) {
-    out << "    <testcase classname=\"dmlcert." << markup_escape(suite_name) << "\" name=\"" << markup_escape(e.name)
-        << "\"";
+    out << "    <testcase classname=\"dmlcert." << markup_escape(suite_name) << "\" name=\""
+        << markup_escape(e.name) << "\"";
     auto s = status(e.counts);
     if (s && *s == Outcome::Passed) {
       out << "/>\n";
@@ -65,17 +66,20 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
       out << "      <skipped message=\"outside the scope: the backend does not claim this cell\"/>\n";
     } else if (!s) {
       out << "      <skipped message=\""
-          << markup_escape(e.not_run->count ? "not run: " + e.not_run->reason : "not run in this shard") << "\"/>\n";
+          << markup_escape(e.not_run->count ? "not run: " + e.not_run->reason : "not run in this shard")
+          << "\"/>\n";
     } else if (const auto* k = known(r, e.key)) {
       out << "      <skipped message=\"" << markup_escape("known failure (" + k->pattern + "): " + k->reason)
           << "\"/>\n";
     } else {
       std::string counts;
       for (int i = 0; i < kOutcomeCount; ++i)
-        if (e.counts[i]) counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
+        if (e.counts[i])
+          counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
       const auto fs = failures_of(r, e.key);
       out << "      <failure type=\"" << name(*s) << "\" message=\""
-          << markup_escape(std::string(name(*s)) + ": " + counts + (fs.empty() ? "" : "- " + fs.front()->detail))
+          << markup_escape(std::string(name(*s)) + ": " + counts +
+                           (fs.empty() ? "" : "- " + fs.front()->detail))
           << "\">";
       for (const Failure* f : fs) {
         out << markup_escape(f->where + ": " + f->detail) << "\n";

@@ -23,12 +23,13 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   std::ostringstream out;
   out << "# " << verdict(r) << "\n\n";
   if (!r.stopped.empty()) out << "**Incomplete:** " << r.stopped << "\n\n";
-  out << "- Backend: " << r.backend_name << " (`" << r.backend << "`, claims level " << name(r.backend_max_level)
-      << ")\n";
+  out << "- Backend: " << r.backend_name << " (`" << r.backend << "`, claims level "
+      << name(r.backend_max_level) << ")\n";
   out << "- Scope: " << scope_text(r) << "\n";
-  if (const std::string outside = outside_text(r); !outside.empty()) out << "- Outside the scope: " << outside << "\n";
-  out << "- Level " << name(r.level) << ", budget " << r.budget << ", seed " << r.seed << ", started " << r.started
-      << ", " << static_cast<int64_t>(r.seconds) << " s, dmlcert " << r.dmlcert_version << "\n";
+  if (const std::string outside = outside_text(r); !outside.empty())
+    out << "- Outside the scope: " << outside << "\n";
+  out << "- Level " << name(r.level) << ", budget " << r.budget << ", seed " << r.seed << ", started "
+      << r.started << ", " << static_cast<int64_t>(r.seconds) << " s, dmlcert " << r.dmlcert_version << "\n";
   Counts t = totals(r);
   out << "- Cases:";
   for (int i = 0; i < kOutcomeCount; ++i)
@@ -59,7 +60,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
 
   const auto groups = group_failures(r);
   if (!groups.empty()) {
-    out << "\n## Failures by cause (" << r.failures.size() << " failures, " << groups.size() << " causes)\n\n";
+    out << "\n## Failures by cause (" << r.failures.size() << " failures, " << groups.size()
+        << " causes)\n\n";
     for (const FailureGroup& g : groups) {
       const Failure& first = *g.failures.front();
       out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size() << ")\n\n"
@@ -85,8 +87,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   for (const RuleResult& rule : r.rules) {
     uint64_t n = 0;
     for (uint64_t k : rule.counts) n += k;
-    out << "| " << name(rule.section) << " | " << rule.rule << " | " << status_word(rule.counts, rule.not_run.count)
-        << " | " << n << " |\n";
+    out << "| " << name(rule.section) << " | " << rule.rule << " | "
+        << status_word(rule.counts, rule.not_run.count) << " | " << n << " |\n";
   }
   return out.str();
 }

@@ -61,7 +61,8 @@ bool complete(const Report& r) {
 }
 
 bool outside_scope(const CellResult& c) {
-  return status(c.counts) == Outcome::Unimplemented && n(c.counts, Outcome::Passed) == 0 && c.not_run.count == 0;
+  return status(c.counts) == Outcome::Unimplemented && n(c.counts, Outcome::Passed) == 0 &&
+         c.not_run.count == 0;
 }
 
 std::vector<const CellResult*> missing_cells(const Report& r) {
@@ -124,7 +125,8 @@ std::vector<OpClaims> claims_by_op(const Scope& scope) {
   for (const Scope::Claim& c : scope.claims) {
     if (out.empty() || out.back().op != c.op) out.push_back({c.op, {}});
     auto& rows = out.back().rows;
-    if (rows.empty() || std::get<0>(rows.back()) != c.function) rows.emplace_back(c.function, std::vector<DataType>{}, std::vector<DataType>{});
+    if (rows.empty() || std::get<0>(rows.back()) != c.function)
+      rows.emplace_back(c.function, std::vector<DataType>{}, std::vector<DataType>{});
     std::get<1>(rows.back()).push_back(c.type);
     if (c.claimed) std::get<2>(rows.back()).push_back(c.type);
   }
@@ -154,13 +156,12 @@ std::string scope_text(const Report& r) {
     }
     everything &= whole;
     if (claimed_rows == 0) continue;
-    if (whole && o.rows.size() > 1)
-      functions = "all " + std::to_string(o.rows.size()) + " functions";
+    if (whole && o.rows.size() > 1) functions = "all " + std::to_string(o.rows.size()) + " functions";
     out += (out.empty() ? "" : ", ") + std::string(name(o.op)) + " (" + functions + ")";
   }
-  if (everything && ops.size() == static_cast<size_t>(std::count_if(all_ops().begin(), all_ops().end(), [&](OpKind k) {
-                                            return r.level >= introduced_at(k);
-                                          })))
+  if (everything &&
+      ops.size() == static_cast<size_t>(std::count_if(all_ops().begin(), all_ops().end(),
+                                                      [&](OpKind k) { return r.level >= introduced_at(k); })))
     return "all operators";
   return out.empty() ? "nothing" : out;
 }
@@ -169,7 +170,8 @@ std::string outside_text(const Report& r) {
   std::vector<std::string> parts;
   std::string not_asked;
   for (OpKind k : all_ops())
-    if (r.level >= introduced_at(k) && !asked(r.scope, k)) not_asked += (not_asked.empty() ? "" : ", ") + std::string(name(k));
+    if (r.level >= introduced_at(k) && !asked(r.scope, k))
+      not_asked += (not_asked.empty() ? "" : ", ") + std::string(name(k));
   if (!not_asked.empty()) parts.push_back(not_asked + " not asked for (--ops)");
   for (const OpClaims& o : claims_by_op(r.scope)) {
     std::string missing;
@@ -184,9 +186,8 @@ std::string outside_text(const Report& r) {
       missing += (missing.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
     }
     if (missing_rows == 0) continue;
-    if (missing_rows == o.rows.size() && std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) {
-          return std::get<2>(row).empty();
-        }))
+    if (missing_rows == o.rows.size() &&
+        std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) { return std::get<2>(row).empty(); }))
       parts.push_back(std::string(name(o.op)) + " not claimed");
     else
       parts.push_back(std::string(name(o.op)) + " (" + missing + ") not claimed");
@@ -204,7 +205,8 @@ std::string verdict(const Report& r) {
   std::vector<std::string> why;
   if (!r.stopped.empty()) why.push_back("the run is incomplete (" + r.stopped + ")");
   if (!complete(r)) why.push_back("this report covers only some shards (merge them with `dmlcert merge`)");
-  if (r.backend_max_level < r.level) why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
+  if (r.backend_max_level < r.level)
+    why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
   if (!claims_anything(r)) why.push_back("the backend claims no cell");
   if (const size_t missing = missing_cells(r).size())
     why.push_back(std::to_string(missing) + " of " + std::to_string(r.cells.size()) + " cells do not pass");
@@ -301,7 +303,8 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     merge_not_run(out.corpus_not_run, p.corpus_not_run);
     out.started = std::min(out.started, p.started);
     for (const BehaviourCounts& b : p.profile) {
-      auto it = std::find_if(out.profile.begin(), out.profile.end(), [&](const auto& x) { return x.rule == b.rule; });
+      auto it = std::find_if(out.profile.begin(), out.profile.end(),
+                             [&](const auto& x) { return x.rule == b.rule; });
       if (it == out.profile.end()) it = out.profile.insert(out.profile.end(), BehaviourCounts{b.rule, 0, {}});
       it->cases += b.cases;
       for (const auto& [behaviour, count] : b.by_behaviour) it->by_behaviour[behaviour] += count;

@@ -45,23 +45,26 @@ std::vector<FailureGroup> group_failures(const Report& r) {
     if (fresh) groups.push_back({where, f.outcome, f.detail, {}});
     groups[it->second].failures.push_back(&f);
   }
-  std::stable_sort(groups.begin(), groups.end(),
-                   [](const FailureGroup& a, const FailureGroup& b) { return a.failures.size() > b.failures.size(); });
+  std::stable_sort(groups.begin(), groups.end(), [](const FailureGroup& a, const FailureGroup& b) {
+    return a.failures.size() > b.failures.size();
+  });
   return groups;
 }
 
 std::string profile_text(const BehaviourCounts& b) {
   std::vector<std::pair<std::string, uint64_t>> sorted(b.by_behaviour.begin(), b.by_behaviour.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& x, const auto& y) { return x.second > y.second; });
   std::string out;
   for (const auto& [behaviour, count] : sorted)
-    out += (out.empty() ? "" : ", ") + behaviour + " " + std::to_string(count) + "/" + std::to_string(b.cases);
+    out +=
+        (out.empty() ? "" : ", ") + behaviour + " " + std::to_string(count) + "/" + std::to_string(b.cases);
   return out + (b.consistent() ? " (every time)" : " (varies)");
 }
 
 std::string expectations_text(const ExpectationCheck& e) {
-  std::string out = std::to_string(e.known.size()) + " known failure" + (e.known.size() == 1 ? "" : "s") + " (" +
-                    e.file + "), " + std::to_string(e.unexpected.size()) + " new";
+  std::string out = std::to_string(e.known.size()) + " known failure" + (e.known.size() == 1 ? "" : "s") +
+                    " (" + e.file + "), " + std::to_string(e.unexpected.size()) + " new";
   for (size_t i = 0; i < e.unexpected.size() && i < 5; ++i) out += (i ? ", " : ": ") + e.unexpected[i];
   if (e.unexpected.size() > 5) out += ", ...";
   if (const auto passes = e.unexpected_passes(); !passes.empty()) {

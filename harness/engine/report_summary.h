@@ -14,7 +14,7 @@ namespace dmlcert::cert {
 struct FailureGroup {
   std::string where;  // "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS", "corpus", "robustness/BACKEND.DESTROY"
   Outcome outcome = Outcome::Failed;
-  std::string cause;                   // the first failure's detail
+  std::string cause;                     // the first failure's detail
   std::vector<const Failure*> failures;  // in the order they were found
 };
 std::vector<FailureGroup> group_failures(const Report& r);

@@ -16,8 +16,10 @@ std::string to_text(const Report& r) {
   for (const auto& row : rows) width = std::max(width, row.label.size());
   if (!r.stopped.empty()) out << "INCOMPLETE: " << r.stopped << "\n";
   out << "Scope: " << scope_text(r) << "\n";
-  if (const std::string outside = outside_text(r); !outside.empty()) out << "Outside the scope: " << outside << "\n";
-  out << "Support matrix at level " << name(r.level) << " (" << kStatusLegend << ", blank: not in the table)\n";
+  if (const std::string outside = outside_text(r); !outside.empty())
+    out << "Outside the scope: " << outside << "\n";
+  out << "Support matrix at level " << name(r.level) << " (" << kStatusLegend
+      << ", blank: not in the table)\n";
   out << std::string(width, ' ');
   for (DataType t : kAllDataTypes)
     out << ' ' << std::string(4 - std::min<size_t>(4, short_type(t).size()), ' ') << short_type(t);
@@ -81,8 +83,10 @@ std::string to_text(const Report& r) {
         out << "  ... and " << groups.size() - 12 << " more groups (see the report)\n";
         break;
       }
-      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size() << ": " << g.cause << "\n";
-      if (!g.failures.front()->reproduce.empty()) out << "    reproduce: " << g.failures.front()->reproduce << "\n";
+      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size() << ": " << g.cause
+          << "\n";
+      if (!g.failures.front()->reproduce.empty())
+        out << "    reproduce: " << g.failures.front()->reproduce << "\n";
     }
   }
   if (r.expectations) out << "Expectations: " << expectations_text(*r.expectations) << "\n";

@@ -81,7 +81,8 @@ CaseReport finish(CaseReport& r, Outcome o, std::string detail) {
 
 }  // namespace
 
-std::vector<std::string> Runner::behaviours_of(const Case& c, const Classification& cls, const Bytes& output) {
+std::vector<std::string> Runner::behaviours_of(const Case& c, const Classification& cls,
+                                               const Bytes& output) {
   const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
   std::vector<std::string> fits;
   for (const Oracle::Labelled& l : oracle_.profile_outputs(c, cls))

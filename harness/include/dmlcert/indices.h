@@ -22,7 +22,8 @@ std::optional<__int128> integer_value(DataType type, const std::byte* p);
 std::optional<uint32_t> resolve_index(__int128 value, uint32_t d, bool negative_allowed);
 // The same under a reading: IndexClamped and IndexWrapped place an out-of-range value anyway
 // (clamped into [0, d), or modulo d); any other reading is resolve_index.
-std::optional<uint32_t> resolve_index_as(__int128 value, uint32_t d, bool negative_allowed, Behaviour reading);
+std::optional<uint32_t> resolve_index_as(__int128 value, uint32_t d, bool negative_allowed,
+                                         Behaviour reading);
 // "[0, 5)" or "[-5, 5)".
 std::string index_range_text(uint32_t d, bool negative_allowed);
 std::string to_string(__int128 v);

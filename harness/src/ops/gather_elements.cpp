@@ -17,10 +17,13 @@ constexpr std::array kRules = {
     Rule{"GATHERELEMENTS.INDICES_SHAPE", Doc, "Indices.Sizes[i] == Input.Sizes[i] for every i != Axis."},
     Rule{"GATHERELEMENTS.OUTPUT_SHAPE", Doc, "Output.Sizes == Indices.Sizes."},
     Rule{"GATHERELEMENTS.DTYPE_MATCH", Doc, "Output DataType == Input DataType."},
-    Rule{"GATHERELEMENTS.INDEX_RANGE", DocData,
+    Rule{"GATHERELEMENTS.INDEX_RANGE",
+         DocData,
          "Index data lies in [0, Input.Sizes[Axis]), or from 3_0 with a signed index type in [-d, d); "
          "otherwise class U.",
-         Admits::Anything, {}, profiles::kIndexPlacement},
+         Admits::Anything,
+         {},
+         profiles::kIndexPlacement},
 };
 
 using L = FeatureLevel;

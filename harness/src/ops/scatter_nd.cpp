@@ -31,9 +31,12 @@ constexpr std::array kRules = {
          "Updates.Sizes == right-aligned (indices meaningful sizes without the last) ++ (input meaningful "
          "sizes after the first k), left-padded with 1s."},
     Rule{"SCATTERND.OUTPUT_SHAPE", Doc, "Output.Sizes == Input.Sizes."},
-    Rule{"SCATTERND.INDEX_RANGE", DocData,
+    Rule{"SCATTERND.INDEX_RANGE",
+         DocData,
          "Index data lies in [0, d), or from 3_0 with a signed index type in [-d, d); otherwise class U.",
-         Admits::Anything, {}, profiles::kIndexPlacement},
+         Admits::Anything,
+         {},
+         profiles::kIndexPlacement},
     Rule{"SCATTERND.DUPLICATE", DocData,
          "Two tuples addressing the same element make the case class U (any one competing update per "
          "element is admissible).",
