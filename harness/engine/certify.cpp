@@ -4,8 +4,11 @@
 #include <chrono>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 #include "generators.h"
+#include "sequences.h"
+#include "shape_groups.h"
 
 namespace dmlcert::engine {
 namespace {
@@ -16,11 +19,15 @@ using Clock = std::chrono::steady_clock;
 // One unit of work. The full list is the same for every shard; a shard takes every n-th item,
 // and each item's seed depends only on its key, so merged shards equal the unsharded run.
 struct Item {
-  enum Kind { Corpus, Cell, Rule, Robustness } kind;
+  // Sequence: a family of related cases of one cell, run back to back (sequences.h).
+  enum Kind { Corpus, Cell, Rule, Robustness, Sequence } kind;
   size_t index;  // into corpus cases, report cells or report rules
   props::DataMode mode = props::DataMode::Exact;
   int rep = 0;
   std::string key;  // stable and unique: the seed and the repro file name come from it
+  // The level its cases are generated at: the certification level, or a lower table level
+  // (docs/design.md, "Levels").
+  FeatureLevel level = kDefaultFeatureLevel;
 };
 
 uint64_t fnv1a(const std::string& s) {
@@ -79,6 +86,7 @@ class Certification {
         break;
     }
     report_.seconds = elapsed();
+    report_.recurrence = shapes_.counts();
     return std::move(report_);
   }
 
@@ -92,31 +100,36 @@ class Certification {
     report_.shards = {o_.shard};
     for (size_t i = 0; i < o_.corpus.size(); ++i)
       items_.push_back({Item::Corpus, i, {}, 0, "corpus/" + std::to_string(i) + "-" + o_.corpus[i].name});
+    constexpr props::DataMode kModes[] = {props::DataMode::Exact, props::DataMode::Random};
+    auto mode_word = [](props::DataMode m) { return m == props::DataMode::Exact ? "/exact/" : "/random/"; };
     for (const SupportCell& cell : support_cells(o_.level)) {
       if (!has_op(o_.ops, cell.op)) continue;
       const size_t index = report_.cells.size();
+      cell_index_[cert::cell_key(cell)] = index;
       report_.cells.push_back({cell, {}, {}});
-      for (auto mode : {props::DataMode::Exact, props::DataMode::Random})
+      for (auto mode : kModes)
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
           items_.push_back({Item::Cell, index, mode, rep,
-                            "cells/" + cert::cell_key(cell) +
-                                (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
-                                std::to_string(rep)});
+                            "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), o_.level});
+      for (int rep = 0; rep < o_.budget.families_per_cell; ++rep) {
+        const auto mode = kModes[rep % 2];
+        items_.push_back({Item::Sequence, index, mode, rep,
+                          "sequences/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), o_.level});
+      }
     }
-    auto add_rules = [&](const std::vector<std::string>& rules, cert::RuleSection section) {
+    auto add_rules = [&](FeatureLevel level, const std::vector<std::string>& rules, cert::RuleSection section,
+                         int reps, const std::string& prefix) {
       for (const std::string& rule : rules) {
-        const size_t index = report_.rules.size();
-        report_.rules.push_back({rule, section, {}, {}});
-        for (int rep = 0; rep < o_.budget.per_rule; ++rep)
-          items_.push_back({Item::Rule,
-                            index,
-                            {},
-                            rep,
-                            std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
+        const size_t index = rule_index(rule, section);
+        for (int rep = 0; rep < reps; ++rep)
+          items_.push_back({Item::Rule, index, {}, rep,
+                            prefix + std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep),
+                            level});
       }
     };
-    add_rules(props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid);
-    add_rules(props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified);
+    add_rules(o_.level, props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid, o_.budget.per_rule, "");
+    add_rules(o_.level, props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified,
+              o_.budget.per_rule, "");
     // Every operator that reads indices gets cases with index values at the extremes of their
     // type (its INDEX_RANGE rule, docs/semantics.md): the values no generator of valid cases makes.
     for (OpKind op : all_ops()) {
@@ -124,12 +137,39 @@ class Certification {
       if (std::find(op_roles.begin(), op_roles.end(), Role::INDICES) == op_roles.end()) continue;
       if (!has_op(o_.ops, op) || o_.level < introduced_at(op)) continue;
       const std::string rule = std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
-      const size_t index = report_.rules.size();
-      report_.rules.push_back({rule, cert::RuleSection::Robustness, {}, {}});
+      const size_t index = rule_index(rule, cert::RuleSection::Robustness);
       for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
         items_.push_back(
-            {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
+            {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep), o_.level});
     }
+    // The lower table levels (docs/design.md, "Levels"): a backend certified at L runs cases of
+    // every level up to L, and a table transcribed wrong below L shows only there. Their cells
+    // count towards the same cells of L's table (the tables only grow with the level).
+    for (FeatureLevel lower : kTableLevels) {
+      if (lower >= table_level(o_.level)) continue;
+      const std::string prefix = "levels/" + std::string(name(lower)) + "/";
+      for (const SupportCell& cell : support_cells(lower)) {
+        const auto at = cell_index_.find(cert::cell_key(cell));
+        if (!has_op(o_.ops, cell.op) || at == cell_index_.end()) continue;
+        for (int rep = 0; rep < o_.budget.per_lower_cell; ++rep) {
+          const auto mode = kModes[rep % 2];
+          items_.push_back({Item::Cell, at->second, mode, rep,
+                            prefix + "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), lower});
+        }
+      }
+      add_rules(lower, props::invalid_rules(lower, o_.ops), cert::RuleSection::Invalid, o_.budget.per_lower_rule,
+                prefix);
+      add_rules(lower, props::unspecified_rules(lower, o_.ops), cert::RuleSection::Unspecified,
+                o_.budget.per_lower_rule, prefix);
+    }
+  }
+
+  // The report entry of a rule, added the first time it is asked for.
+  size_t rule_index(const std::string& rule, cert::RuleSection section) {
+    for (size_t i = 0; i < report_.rules.size(); ++i)
+      if (report_.rules[i].rule == rule && report_.rules[i].section == section) return i;
+    report_.rules.push_back({rule, section, {}, {}});
+    return report_.rules.size() - 1;
   }
 
   // Runs the generated items in a deterministic shuffle (ordered by a hash of their keys), after
@@ -151,12 +191,16 @@ class Certification {
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {
     switch (item.kind) {
-      case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, o_.level, item.mode);
+      case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, item.level, item.mode);
       case Item::Rule: {
+        // The rule's operators take turns, so that each is asked to reject it.
         const auto& rule = report_.rules[item.index];
-        return rule.section == cert::RuleSection::Invalid
-                   ? props::invalid_case(rule.rule, o_.level, o_.ops)
-                   : props::unspecified_case(rule.rule, o_.level, o_.ops);
+        const bool invalid = rule.section == cert::RuleSection::Invalid;
+        const auto ops = props::rule_operators(rule.rule, item.level, invalid, o_.ops);
+        if (ops.empty()) return std::nullopt;
+        const std::vector<OpKind> one = {ops[static_cast<size_t>(item.rep) % ops.size()]};
+        return invalid ? props::invalid_case(rule.rule, item.level, one)
+                       : props::unspecified_case(rule.rule, item.level, one);
       }
       case Item::Robustness: {
         const std::string& key = report_.rules[item.index].rule;  // "<prefix>.INDEX_RANGE.extreme"
@@ -168,7 +212,8 @@ class Certification {
         return rc::gen::map(props::valid_case(o_.level, {*op}),
                             [rep, rule](Case c) { return with_extreme_index(std::move(c), rep, rule); });
       }
-      case Item::Corpus: break;
+      case Item::Corpus:
+      case Item::Sequence: break;
     }
     return std::nullopt;
   }
@@ -191,6 +236,7 @@ class Certification {
 
   void execute(const Item& item) {
     const uint64_t seed = fnv1a(item.key) ^ o_.seed;
+    if (item.kind == Item::Sequence) return execute_family(item, seed);
     WorkItem work;
     work.key = item.key;
     if (item.kind == Item::Corpus) {
@@ -211,15 +257,55 @@ class Certification {
       ++counts_of(item)[static_cast<size_t>(Outcome::Skipped)];
       return;
     }
-    ++counts_of(item)[static_cast<size_t>(out.report.outcome)];
+    if (out.cls.case_class == CaseClass::Valid) shapes_.add(out.c);
+    record(item.key, out, counts_of(item), repros_of(item));
+  }
+
+  // A family of related cases, back to back in the backend's process, all sampled at one seed.
+  // Valid members count towards their cell; a member that is invalid or class U at its level
+  // counts towards the first rule it breaks.
+  void execute_family(const Item& item, uint64_t seed) {
+    const SupportCell& cell = report_.cells[item.index].cell;
+    for (const RelatedCase& member :
+         related_cases(cell, item.level, item.mode, o_.budget.size, seed, o_.level)) {
+      WorkItem work;
+      work.key = item.key + "/" + member.name;
+      work.gen = member.gen;
+      work.seed = seed;
+      work.size = member.size;
+      work.origin = "certify seed=" + std::to_string(seed) + " size=" + std::to_string(member.size) + " " +
+                    member.name;
+      CaseOutcome out = engine_.run(work);
+      if (!out.generated) {
+        ++report_.cells[item.index].counts[static_cast<size_t>(Outcome::Skipped)];
+        continue;
+      }
+      if (out.cls.case_class == CaseClass::Valid) {
+        shapes_.add(out.c);
+        const auto at = cell_index_.find(cert::cell_key(member.cell));
+        cert::CellResult& entry = report_.cells[at == cell_index_.end() ? item.index : at->second];
+        record(work.key, out, entry.counts, &entry.repros);
+      } else {
+        const auto section = out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
+                                                                       : cert::RuleSection::Unspecified;
+        cert::RuleResult& entry =
+            report_.rules[rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule, section)];
+        record(work.key, out, entry.counts, &entry.repros);
+      }
+    }
+  }
+
+  void record(const std::string& key, const CaseOutcome& out, cert::Counts& counts,
+              std::vector<std::string>* repros) {
+    ++counts[static_cast<size_t>(out.report.outcome)];
     if (!out.failure) return;
     const Failure& f = *out.failure;
-    if (auto* repros = repros_of(item)) {
+    if (repros) {
       if (!f.repro.empty()) repros->push_back(f.repro);
       if (!f.shrunk.empty()) repros->push_back(f.shrunk);
       if (!f.sequence.empty()) repros->push_back(f.sequence);
     }
-    report_.failures.push_back({item.key, out.c.name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
+    report_.failures.push_back({key, out.c.name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
                                 std::string(name(f.confirmation)), f.reproduce, f.seed});
   }
 
@@ -228,14 +314,18 @@ class Certification {
   Engine& engine_;
   std::vector<Item> items_;
   cert::Report report_;
+  std::map<std::string, size_t> cell_index_;  // cell key -> report_.cells
+  ShapeGroups shapes_;
 };
 
 }  // namespace
 
 std::optional<Budget> budget_named(const std::string& name) {
-  if (name == "quick") return Budget{"quick", 1, 4, 4, 25, 1.0, 10};
-  if (name == "standard") return Budget{"standard", 4, 20, 16, 40, 5.0, 50};
-  if (name == "thorough") return Budget{"thorough", 16, 100, 64, 60, 20.0, 200};
+  // Calibrated on a two-core machine (docs/design.md, "Budgets"): quick about a minute, standard
+  // about five, thorough about thirty.
+  if (name == "quick") return Budget{"quick", 4, 40, 24, 25, 1.0, 10, 1, 1, 8};
+  if (name == "standard") return Budget{"standard", 16, 160, 96, 40, 5.0, 50, 4, 4, 32};
+  if (name == "thorough") return Budget{"thorough", 64, 800, 384, 60, 20.0, 200, 16, 16, 160};
   return std::nullopt;
 }
 

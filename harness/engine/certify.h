@@ -19,6 +19,10 @@ struct Budget {
   int size = 25;              // rapidcheck size: bounds ranks' extents and data
   double shrink_seconds = 1;  // per failure
   int max_shrinks = 10;       // failures shrunk per run (the first ones found)
+  // Families of related cases per cell, run back to back (sequences.h), about ten cases each.
+  int families_per_cell = 1;
+  // Cases per cell and per rule at each table level below the certification level.
+  int per_lower_cell = 1, per_lower_rule = 1;
 };
 std::optional<Budget> budget_named(const std::string& name);  // quick, standard, thorough
 

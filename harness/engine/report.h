@@ -12,6 +12,7 @@
 
 #include "dmlcert/runner.h"
 #include "dmlcert/support.h"
+#include "shape_groups.h"
 
 namespace dmlcert::cert {
 
@@ -70,6 +71,7 @@ struct Report {
   std::vector<RuleResult> rules;  // invalid rules, unspecified rules, robustness checks
   Counts corpus{};
   std::vector<Failure> failures;
+  engine::ShapeRecurrence recurrence;  // the shapes run more than once (shape_groups.h)
 };
 
 Counts totals(const Report& r);
@@ -80,6 +82,11 @@ std::vector<const CellResult*> missing_cells(const Report& r);
 // Certified: complete, the backend claims the level, every cell passes with nothing
 // unimplemented, and no rule check, robustness check or corpus case failed.
 bool certified(const Report& r);
+// Cases run per cell (every outcome but skipped): the fewest, the median and the most.
+struct CellSpread {
+  uint64_t min = 0, median = 0, max = 0;
+};
+CellSpread cases_per_cell(const Report& r);
 
 // A cell's stable key: "REDUCE.SUM/input/FLOAT32/r3", "SLICE/output/INT8/r1".
 std::string cell_key(const SupportCell& c);

@@ -72,6 +72,19 @@ bool certified(const Report& r) {
   return !s || *s == Outcome::Passed || *s == Outcome::Unimplemented;
 }
 
+CellSpread cases_per_cell(const Report& r) {
+  std::vector<uint64_t> ran;
+  for (const auto& c : r.cells) {
+    uint64_t n = 0;
+    for (int i = 0; i < kOutcomeCount; ++i)
+      if (static_cast<Outcome>(i) != Outcome::Skipped) n += c.counts[static_cast<size_t>(i)];
+    ran.push_back(n);
+  }
+  if (ran.empty()) return {};
+  std::sort(ran.begin(), ran.end());
+  return {ran.front(), ran[ran.size() / 2], ran.back()};
+}
+
 std::string cell_key(const SupportCell& c) {
   std::string op(name(c.op));
   if (c.function) op += "." + name(*c.function);
@@ -123,6 +136,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
       }
     }
     add(out.corpus, p.corpus);
+    out.recurrence.merge(p.recurrence);  // each shard runs in a backend process of its own
     out.failures.insert(out.failures.end(), p.failures.begin(), p.failures.end());
     out.seconds = std::max(out.seconds, p.seconds);  // shards run side by side
   }

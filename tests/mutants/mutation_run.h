@@ -35,6 +35,14 @@ struct Detection {
   uint64_t output_elements = 0;
   bool replay_fails_on_plugin = false;      // `dmlcert replay REPRO --backend plugin:P` fails
   bool replay_passes_on_reference = false;  // `dmlcert replay REPRO --backend reference` passes
+  // "reproduced alone", "state-dependent", ... (the engine's confirmation of the failure)
+  std::string confirmation;
+  // State-dependent failures: the .jsonl the engine bisected, its length, and whether
+  // `dmlcert run SEQUENCE --backend plugin:P` fails (on its last case) while the reference passes it.
+  std::string sequence;
+  size_t sequence_length = 0;
+  bool sequence_fails_on_plugin = false;
+  bool sequence_passes_on_reference = false;
   double seconds = 0;
   std::string log;  // where certify's output went
 };
@@ -42,10 +50,11 @@ struct Detection {
 // Certifies the plugin, stopping at its first failure, then replays the failure's repro.
 Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
 
-// Certifies the plugin in full, corpus included; true when it is certified (exit status 0). *log names the
-// file with certify's output.
+// Certifies the plugin in full, corpus included; true when it is certified (exit status 0), or,
+// for a plugin that claims only some cells, when nothing failed and every cell either passed or
+// is one it does not claim (unimplemented). *log names the file with certify's output.
 bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
-               std::string* log);
+               std::string* log, bool claims_some_cells = false);
 
 // Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
 inline bool small_repro(const Detection& d) {
