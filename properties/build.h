@@ -111,23 +111,26 @@ rc::Gen<std::vector<T>> ranked(const RankRange& ranks, rc::Gen<T> element) {
   return ranked(ranks.lo, ranks.hi, std::min(ranks.shrink_lo, ranks.lo), std::move(element));
 }
 
-// A raw choice in [0, n) that shrinks towards 0.
+// A raw choice in [0, n) that shrinks towards 0 (rapidcheck narrows the range at small sizes).
 rc::Gen<uint32_t> raw(uint32_t n = 1u << 16);
+// A dimension's raw size choice: in [0, 2^16) at every size, so that budgeted_sizes() scales it
+// into the whole range a budget allows.
+rc::Gen<uint32_t> raw_size();
 // The element budget of one tensor for rapidcheck's size parameter: sizes grow with it.
 uint64_t element_budget(int size);
 // How a tensor's element budget is shared among its dimensions. Dimensions draw from it in an
 // order set by `order` (0, where shrinks go: outermost first), so that no position always draws
-// last; with `spread`, each dimension's cap is its fair share of what is left (the remaining
-// budget's n-th root for n dimensions left), so that high ranks get several dimensions larger
-// than 1, the innermost included, instead of one large outer dimension.
+// last; with `spread` (three cases in four), each dimension's cap is its fair share of what is
+// left (the remaining budget's n-th root for n dimensions left, plus two), so that high ranks get
+// several dimensions larger than 1, the innermost included, instead of one large outer dimension.
 struct SizeBudget {
   uint64_t elements = 4;
   uint32_t order = 0;
   bool spread = false;
 };
 rc::Gen<SizeBudget> budget_gen();
-// Sizes from raw choices: size i is 1 + raw[i] % cap_i, where the cap keeps the product within
-// the budget (and each size <= 64).
+// Sizes from raw choices: size i is raw[i] scaled into [1, cap_i], where the cap keeps the product
+// within the budget (and each size <= 64).
 uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining_budget);
 Sizes budgeted_sizes(const std::vector<uint32_t>& raw_choices, const SizeBudget& budget);
 

@@ -20,7 +20,7 @@ struct Layouts {
 };
 
 rc::Gen<GatherDim> gather_dim_gen() {
-  return rc::gen::construct<GatherDim>(raw(), raw());
+  return rc::gen::construct<GatherDim>(raw_size(), raw_size());
 }
 
 Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<GatherDim>& dims,

@@ -21,7 +21,7 @@ struct AxisOrder {
 };
 
 rc::Gen<ReduceDim> reduce_dim_gen() {
-  return rc::gen::construct<ReduceDim>(raw(), rc::gen::arbitrary<bool>());
+  return rc::gen::construct<ReduceDim>(raw_size(), rc::gen::arbitrary<bool>());
 }
 
 Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out_type,

@@ -15,7 +15,7 @@ struct SliceDim {
 };
 
 rc::Gen<SliceDim> slice_dim_gen() {
-  return rc::gen::construct<SliceDim>(raw(), raw(), raw(), raw(), rc::gen::element<uint8_t>(0, 1, 2),
+  return rc::gen::construct<SliceDim>(raw_size(), raw(), raw(), raw(), rc::gen::element<uint8_t>(0, 1, 2),
                                       rc::gen::weightedElement<bool>({{5, false}, {1, true}}));
 }
 

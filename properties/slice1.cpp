@@ -18,7 +18,7 @@ struct Slice1Dim {
 };
 
 rc::Gen<Slice1Dim> slice1_dim_gen() {
-  return rc::gen::construct<Slice1Dim>(raw(), raw(), raw(), raw(), raw(),
+  return rc::gen::construct<Slice1Dim>(raw_size(), raw(), raw(), raw(), raw(),
                                        rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 2}}),
                                        rc::gen::arbitrary<bool>(), rc::gen::element<uint8_t>(0, 1, 2));
 }

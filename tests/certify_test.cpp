@@ -66,7 +66,7 @@ TEST_P(CertifyMisbehaviour, ReportsTheFaultInExactlyTheAffectedCells) {
   fs::path dir = scratch(m.name);
   fs::create_directories(dir / "none");  // an empty corpus: the generated cases do the catching
   const std::string plugin = "plugin:" + m.plugin;
-  Command c = run("certify --backend " + plugin + " " + m.args + " --budget quick --corpus " +
+  Command c = run("certify --backend " + plugin + " " + m.args + " --budget smoke --corpus " +
                   (dir / "none").string() + " --repro-dir " + (dir / "repros").string() + " --report " +
                   (dir / "report.json").string() + " --junit " + (dir / "junit.xml").string() + " --html " +
                   (dir / "report.html").string());
@@ -131,7 +131,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CertifyShards, MergedShardReportsEqualTheUnshardedRun) {
   fs::path dir = scratch("shards");
   const std::string common = "certify --backend plugin:" + std::string(DMLCERT_REFERENCE_PLUGIN) +
-                             " --level 3_0 --ops SLICE,REDUCE --budget quick --repro-dir " +
+                             " --level 3_0 --ops SLICE,REDUCE --budget smoke --repro-dir " +
                              (dir / "repros").string();
   Command whole = run(common + " --report " + (dir / "whole.json").string());
   Command a = run(common + " --shard 0/2 --report " + (dir / "a.json").string());

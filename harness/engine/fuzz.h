@@ -16,6 +16,7 @@
 #include "coverage.h"
 #include "engine.h"
 #include "generators.h"
+#include "shape_groups.h"
 
 namespace dmlcert::engine {
 
@@ -91,6 +92,7 @@ struct FuzzResult {
   std::map<std::string, ClassStats> classes;  // "valid" -> n, time (as the validator classified)
   std::map<std::string, uint64_t> ranks, types, ops, modes;  // distribution of generated cases
   std::map<uint32_t, DimensionStats> dimensions;             // valid cases, by output rank
+  ShapeRecurrence shapes;  // shapes a worker's backend was asked for more than once
   Coverage coverage;
   std::vector<FuzzFailure> failures;  // in index order
   std::vector<FeatureLevel> levels;

@@ -85,11 +85,7 @@ std::string to_json(const Report& r) {
   j["corpus"] = {{"status", status_name(r.corpus)}, {"counts", counts_json(r.corpus)}};
   const CellSpread spread = cases_per_cell(r);
   j["cases_per_cell"] = {{"min", spread.min}, {"median", spread.median}, {"max", spread.max}};
-  const engine::ShapeRecurrence& g = r.recurrence;
-  j["shape_groups"] = {{"groups", g.groups},          {"recurring", g.recurring},
-                       {"other_layout", g.other_layout}, {"other_type", g.other_type},
-                       {"other_level", g.other_level},   {"other_data", g.other_data},
-                       {"repeated", g.repeated}};
+  for (const auto& [key, field] : engine::kShapeRecurrenceFields) j["shape_groups"][key] = r.recurrence.*field;
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
     j["failures"].push_back({{"where", f.where},
@@ -142,18 +138,9 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       r.rules.push_back(std::move(rule));
     }
     r.corpus = counts_from(j.at("corpus").at("counts"));
-    if (j.contains("shape_groups")) {
-      const json& g = j.at("shape_groups");
-      engine::ShapeRecurrence& out = r.recurrence;
-      for (auto [key, field] : {std::pair{"groups", &out.groups},
-                                {"recurring", &out.recurring},
-                                {"other_layout", &out.other_layout},
-                                {"other_type", &out.other_type},
-                                {"other_level", &out.other_level},
-                                {"other_data", &out.other_data},
-                                {"repeated", &out.repeated}})
-        *field = g.value(key, uint64_t{0});
-    }
+    if (j.contains("shape_groups"))
+      for (const auto& [key, field] : engine::kShapeRecurrenceFields)
+        r.recurrence.*field = j.at("shape_groups").value(key, uint64_t{0});
     for (const json& f : j.at("failures")) {
       Failure failure;
       failure.where = f.at("where").get<std::string>();

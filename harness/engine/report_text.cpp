@@ -45,11 +45,8 @@ std::string to_text(const Report& r) {
   out.seekp(-1, std::ios_base::cur);
   out << "\n";
   const CellSpread spread = cases_per_cell(r);
-  const engine::ShapeRecurrence& g = r.recurrence;
-  out << "Cases per cell: " << spread.min << " to " << spread.max << " (median " << spread.median << "). "
-      << "Shapes run more than once: " << g.recurring << " of " << g.groups << " (other layout " << g.other_layout
-      << ", other type " << g.other_type << ", other level " << g.other_level << ", other data " << g.other_data
-      << ", the same case again " << g.repeated << ")\n";
+  out << "Cases per cell: " << spread.min << " to " << spread.max << " (median " << spread.median
+      << "). Shapes asked more than once: " << r.recurrence.summary() << "\n";
   auto missing = missing_cells(r);
   if (certified(r)) {
     out << "CERTIFIED at level " << name(r.level) << ": " << r.backend_name << "\n";

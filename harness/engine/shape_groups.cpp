@@ -28,13 +28,14 @@ std::string shape_key(const Case& c) {
 }  // namespace
 
 void ShapeRecurrence::merge(const ShapeRecurrence& o) {
-  groups += o.groups;
-  recurring += o.recurring;
-  other_layout += o.other_layout;
-  other_type += o.other_type;
-  other_level += o.other_level;
-  other_data += o.other_data;
-  repeated += o.repeated;
+  for (const auto& [key, field] : kShapeRecurrenceFields) this->*field += o.*field;
+}
+
+std::string ShapeRecurrence::summary() const {
+  return std::to_string(recurring) + " of " + std::to_string(groups) + " (other layout " +
+         std::to_string(other_layout) + ", other type " + std::to_string(other_type) + ", other level " +
+         std::to_string(other_level) + ", other data " + std::to_string(other_data) + ", the same case again " +
+         std::to_string(repeated) + ")";
 }
 
 void ShapeGroups::add(const Case& c) {

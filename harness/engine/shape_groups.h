@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "dmlcert/case.h"
 
@@ -20,7 +21,15 @@ struct ShapeRecurrence {
   // feature level; other data; or exactly the same case again.
   uint64_t other_layout = 0, other_type = 0, other_level = 0, other_data = 0, repeated = 0;
   void merge(const ShapeRecurrence& other);
+  // "12 of 345 (other layout 10, other type 9, other level 5, other data 8, the same case again 7)"
+  std::string summary() const;
 };
+// Every count with its key in the JSON reports, in order.
+inline constexpr std::pair<const char*, uint64_t ShapeRecurrence::*> kShapeRecurrenceFields[] = {
+    {"groups", &ShapeRecurrence::groups},           {"recurring", &ShapeRecurrence::recurring},
+    {"other_layout", &ShapeRecurrence::other_layout}, {"other_type", &ShapeRecurrence::other_type},
+    {"other_level", &ShapeRecurrence::other_level},   {"other_data", &ShapeRecurrence::other_data},
+    {"repeated", &ShapeRecurrence::repeated}};
 
 class ShapeGroups {
  public:
