@@ -36,7 +36,7 @@ enum class DataMode {
 
 std::string_view name(DataMode m);  // "exact", "random", "special"
 
-// Related cases (docs/design.md, "Sequences"): sampled at the same seed, a generator with a
+// Related cases (docs/design.md, "Certification"): sampled at the same seed, a generator with a
 // variation makes a case of the same shape as without it (every size and parameter the same)
 // with other layouts or other data. So does the same generator with another fixed data type or
 // at another feature level where the cell exists, and at another size the same proportions grow.

@@ -89,7 +89,8 @@ TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& s
   if (t.strides && spec.kind != kExplicitPacked)
     for (size_t d = 0; d < sizes.size(); ++d)
       if (sizes[d] == 1 && prng.below(4) == 0)
-        (*t.strides)[d] = prng.below(3) == 0 ? kEdgeStrides[prng.below(3)] : 1 + static_cast<uint32_t>(prng.below(7));
+        (*t.strides)[d] =
+            prng.below(3) == 0 ? kEdgeStrides[prng.below(3)] : 1 + static_cast<uint32_t>(prng.below(7));
   t.total_bytes = min_implied_bytes(t).value_or(0) + 4u * spec.extra_words;
   return t;
 }

@@ -153,7 +153,7 @@ bool reachable(const Mutator& m, OpKind op, FeatureLevel level) {
 }
 
 std::vector<std::pair<OpKind, const Mutator*>> mutators_for(std::string_view rule_id, FeatureLevel level,
-                                                             const std::vector<OpKind>& ops, bool invalid) {
+                                                            const std::vector<OpKind>& ops, bool invalid) {
   std::vector<std::pair<OpKind, const Mutator*>> candidates;
   for (OpKind op : all_ops()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), op) == ops.end()) continue;

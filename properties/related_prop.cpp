@@ -62,7 +62,8 @@ TEST_P(RelatedCases, KeepTheShapeAndChangeWhatTheyName) {
       ASSERT_EQ(shape_of(related->op), shape_of(base.op)) << "seed " << seed << "\n"
                                                           << to_json(base) << "\n"
                                                           << to_json(*related);
-      EXPECT_EQ(classify(related->op, kLevel, related->data).case_class, CaseClass::Valid) << to_json(*related);
+      EXPECT_EQ(classify(related->op, kLevel, related->data).case_class, CaseClass::Valid)
+          << to_json(*related);
     }
     EXPECT_EQ(tensor(typed.op, Role::INPUT)->type, other_type.type);
     EXPECT_EQ(data.op, base.op) << "other data keeps the layouts";

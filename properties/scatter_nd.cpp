@@ -62,7 +62,8 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   std::vector<uint32_t> raw_in;
   for (uint32_t i = r - d.input_dimension_count; i < r; ++i) raw_in.push_back(dims[i].in);
   const Sizes meaningful_in = budgeted_sizes(raw_in, budget);
-  std::copy(meaningful_in.begin(), meaningful_in.end(), in_sizes.end() - static_cast<ptrdiff_t>(raw_in.size()));
+  std::copy(meaningful_in.begin(), meaningful_in.end(),
+            in_sizes.end() - static_cast<ptrdiff_t>(raw_in.size()));
   const uint32_t tuple_begin = r - m, block_begin = r - m + k;
   uint64_t capacity = 1;
   for (uint32_t i = tuple_begin; i < block_begin; ++i) capacity *= in_sizes[i];

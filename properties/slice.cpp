@@ -10,7 +10,7 @@ namespace {
 // Raw choices for one dimension; all shrink towards 0, which realizes to size 1, stride 1.
 struct SliceDim {
   uint32_t in = 0, stride = 0, count = 0, offset = 0;
-  uint8_t edge = 0;  // 0: random offset and count, 1: as many elements as fit, 2: touch the end
+  uint8_t edge = 0;          // 0: random offset and count, 1: as many elements as fit, 2: touch the end
   bool stride_edge = false;  // a dimension that reads one element takes a stride at a 32-bit edge
 };
 
@@ -58,8 +58,8 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
              const FillSpec& fill) { return realize(spec, type, dims, budget, in_layout, out_layout, fill); },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, slice_dim_gen()), budget_gen(),
-      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt), layout_gen(false, true, spec.layout_salt),
-      fill_gen(spec.mode, spec.data_salt));
+      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt),
+      layout_gen(false, true, spec.layout_salt), fill_gen(spec.mode, spec.data_salt));
 }
 
 }  // namespace

@@ -23,8 +23,9 @@ rc::Gen<Slice1Dim> slice1_dim_gen() {
                                        rc::gen::arbitrary<bool>(), rc::gen::element<uint8_t>(0, 1, 2));
 }
 
-Case realize(const CaseSpec& spec, DataType type, const std::vector<Slice1Dim>& dims, const SizeBudget& budget,
-             const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
+Case realize(const CaseSpec& spec, DataType type, const std::vector<Slice1Dim>& dims,
+             const SizeBudget& budget, const LayoutSpec& in_layout, const LayoutSpec& out_layout,
+             const FillSpec& fill) {
   Slice1Desc d;
   std::vector<uint32_t> raw_sizes;
   for (const Slice1Dim& dim : dims) raw_sizes.push_back(dim.in);
@@ -62,8 +63,8 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
              const FillSpec& fill) { return realize(spec, type, dims, budget, in_layout, out_layout, fill); },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, slice1_dim_gen()), budget_gen(),
-      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt), layout_gen(false, true, spec.layout_salt),
-      fill_gen(spec.mode, spec.data_salt));
+      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt),
+      layout_gen(false, true, spec.layout_salt), fill_gen(spec.mode, spec.data_salt));
 }
 
 }  // namespace
@@ -85,9 +86,10 @@ OperatorGenerators slice1_generators() {
          const uint32_t i = pick_dim(d.input, choices);
          if (choices.below(3) == 2) {
            // Offset + size passes 2^32 and, taken modulo 2^32, lands inside the input.
-           const uint32_t within = static_cast<uint32_t>(
-               choices.below(std::min(d.input_window_sizes[i], d.input.sizes[i] + 1)));
-           d.input_window_offsets[i] = static_cast<uint32_t>((uint64_t{1} << 32) - d.input_window_sizes[i] + within);
+           const uint32_t within =
+               static_cast<uint32_t>(choices.below(std::min(d.input_window_sizes[i], d.input.sizes[i] + 1)));
+           d.input_window_offsets[i] =
+               static_cast<uint32_t>((uint64_t{1} << 32) - d.input_window_sizes[i] + within);
            return;
          }
          d.input_window_offsets[i] =

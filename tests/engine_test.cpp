@@ -67,12 +67,13 @@ TEST(EngineCertify, CertifiesAMockThatBehavesLikeTheReference) {
   fs::remove_all(dir);
 }
 
-// The calls a certification makes, by the table level of the call (docs/design.md, "Levels"), and
-// the shapes it asks for more than once (docs/design.md, "Sequences").
+// The calls a certification makes, by the table level of the call (docs/design.md, "Certification"), and
+// the shapes it asks for more than once (docs/design.md, "Certification").
 TEST(EngineCertify, AsksEveryLowerTableLevelAndRelatedCasesOfOneShape) {
   const fs::path dir = scratch("levels");
   auto calls = std::make_shared<std::map<FeatureLevel, size_t>>();
-  Wrong count_levels = [calls](const OperatorDesc&, FeatureLevel l, const Bindings&) -> std::optional<ExecResult> {
+  Wrong count_levels = [calls](const OperatorDesc&, FeatureLevel l,
+                               const Bindings&) -> std::optional<ExecResult> {
     ++(*calls)[table_level(l)];
     return std::nullopt;
   };
@@ -82,9 +83,11 @@ TEST(EngineCertify, AsksEveryLowerTableLevelAndRelatedCasesOfOneShape) {
       o, [&] { return mock_over_reference(count_levels); }, test::reference_oracle(), &error);
   ASSERT_TRUE(report) << error;
   EXPECT_TRUE(cert::certified(*report)) << cert::to_text(*report);
-  for (FeatureLevel lower : {FeatureLevel::L1_0, FeatureLevel::L2_1, FeatureLevel::L3_0, FeatureLevel::L4_1}) {
+  for (FeatureLevel lower :
+       {FeatureLevel::L1_0, FeatureLevel::L2_1, FeatureLevel::L3_0, FeatureLevel::L4_1}) {
     EXPECT_GT((*calls)[lower], 20u) << name(lower);
-    EXPECT_GT((*calls)[FeatureLevel::L5_0], 2 * (*calls)[lower]) << "weighted toward the level: " << name(lower);
+    EXPECT_GT((*calls)[FeatureLevel::L5_0], 2 * (*calls)[lower])
+        << "weighted toward the level: " << name(lower);
   }
   const engine::ShapeRecurrence& g = report->recurrence;
   // smoke runs a family for every eighth cell: 22 of SLICE's 176.
@@ -109,7 +112,8 @@ std::unique_ptr<Backend> slice_result_cache() {
     for (uint32_t s : slice->output.sizes) key += "," + std::to_string(s);
     ExecResult r = test::reference_backend().execute(d, l, b);
     const auto [kept, first] = cache->try_emplace(key, Bytes(b.output.data, b.output.data + b.output.size));
-    if (!first) std::memcpy(b.output.data, kept->second.data(), std::min<size_t>(b.output.size, kept->second.size()));
+    if (!first)
+      std::memcpy(b.output.data, kept->second.data(), std::min<size_t>(b.output.size, kept->second.size()));
     return r;
   });
 }
@@ -146,7 +150,8 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
 // indices (class U, docs/semantics.md: a rejection leaves every output byte as it was).
 TEST(EngineCertify, PartialWriteThenRejectFailsAClassUCase) {
   const fs::path dir = scratch("partial");
-  Wrong partial_write = [](const OperatorDesc& d, FeatureLevel l, const Bindings& b) -> std::optional<ExecResult> {
+  Wrong partial_write = [](const OperatorDesc& d, FeatureLevel l,
+                           const Bindings& b) -> std::optional<ExecResult> {
     if (!std::holds_alternative<ScatterNdDesc>(d) || !validate(d, l).invalid.empty()) return std::nullopt;
     ExecResult r = test::reference_backend().execute(d, l, b);
     if (r.status != Status::Ok && b.output.size > 0) b.output.data[0] = std::byte{0};

@@ -27,7 +27,7 @@ struct Item {
   int rep = 0;
   std::string key;  // stable and unique: the seed and the repro file name come from it
   // The level its cases are generated at: the certification level, or a lower table level
-  // (docs/design.md, "Levels").
+  // (docs/design.md, "Certification").
   FeatureLevel level = kDefaultFeatureLevel;
 };
 
@@ -118,11 +118,13 @@ class Certification {
       for (auto mode : kModes)
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
           items_.push_back({Item::Cell, index, mode, rep,
-                            "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), o_.level});
+                            "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                            o_.level});
       for (int rep = 0; rep < share(o_.budget.families_per_cell, index); ++rep) {
         const auto mode = kModes[rep % 2];
         items_.push_back({Item::Sequence, index, mode, rep,
-                          "sequences/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), o_.level});
+                          "sequences/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                          o_.level});
       }
     }
     auto add_rules = [&](FeatureLevel level, const std::vector<std::string>& rules, cert::RuleSection section,
@@ -130,12 +132,17 @@ class Certification {
       for (const std::string& rule : rules) {
         const size_t index = rule_index(rule, section);
         for (int rep = 0; rep < reps; ++rep)
-          items_.push_back({Item::Rule, index, {}, rep,
-                            prefix + std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep),
-                            level});
+          items_.push_back(
+              {Item::Rule,
+               index,
+               {},
+               rep,
+               prefix + std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep),
+               level});
       }
     };
-    add_rules(o_.level, props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid, o_.budget.per_rule, "");
+    add_rules(o_.level, props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid,
+              o_.budget.per_rule, "");
     add_rules(o_.level, props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified,
               o_.budget.per_rule, "");
     // Every operator that reads indices gets cases with index values at the extremes of their
@@ -150,7 +157,7 @@ class Certification {
         items_.push_back(
             {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep), o_.level});
     }
-    // The lower table levels (docs/design.md, "Levels"): a backend certified at L runs cases of
+    // The lower table levels (docs/design.md, "Certification"): a backend certified at L runs cases of
     // every level up to L, and a table transcribed wrong below L shows only there. Their cells
     // count towards the same cells of L's table (the tables only grow with the level).
     for (FeatureLevel lower : kTableLevels) {
@@ -163,11 +170,12 @@ class Certification {
         for (int rep = 0; rep < share(o_.budget.per_lower_cell, planned++); ++rep) {
           const auto mode = kModes[rep % 2];
           items_.push_back({Item::Cell, at->second, mode, rep,
-                            prefix + "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep), lower});
+                            prefix + "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                            lower});
         }
       }
-      add_rules(lower, props::invalid_rules(lower, o_.ops), cert::RuleSection::Invalid, o_.budget.per_lower_rule,
-                prefix);
+      add_rules(lower, props::invalid_rules(lower, o_.ops), cert::RuleSection::Invalid,
+                o_.budget.per_lower_rule, prefix);
       add_rules(lower, props::unspecified_rules(lower, o_.ops), cert::RuleSection::Unspecified,
                 o_.budget.per_lower_rule, prefix);
     }
@@ -200,7 +208,8 @@ class Certification {
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {
     switch (item.kind) {
-      case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, item.level, item.mode);
+      case Item::Cell:
+        return props::valid_case_for_cell(report_.cells[item.index].cell, item.level, item.mode);
       case Item::Rule: {
         // The rule's operators take turns, so that each is asked to reject it.
         const auto& rule = report_.rules[item.index];
@@ -288,8 +297,8 @@ class Certification {
       work.gen = member.gen;
       work.seed = seed;
       work.size = member.size;
-      work.origin = "certify seed=" + std::to_string(seed) + " size=" + std::to_string(member.size) + " " +
-                    member.name;
+      work.origin =
+          "certify seed=" + std::to_string(seed) + " size=" + std::to_string(member.size) + " " + member.name;
       CaseOutcome out = engine_.run(work);
       if (!out.generated) {
         ++report_.cells[item.index].counts[static_cast<size_t>(Outcome::Skipped)];
@@ -302,9 +311,10 @@ class Certification {
         record(work.key, out, entry.counts, &entry.repros);
       } else {
         const auto section = out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
-                                                                       : cert::RuleSection::Unspecified;
+                                                                      : cert::RuleSection::Unspecified;
         cert::RuleResult& entry =
-            report_.rules[rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule, section)];
+            report_
+                .rules[rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule, section)];
         record(work.key, out, entry.counts, &entry.repros);
       }
     }
@@ -340,9 +350,9 @@ std::optional<Budget> budget_named(const std::string& name) {
   // about five, thorough about thirty.
   // smoke: a few seconds, for the tests of a CI pipeline, not a certification to publish.
   if (name == "smoke") return Budget{"smoke", 1, 8, 6, 25, 1.0, 10, 0.125, 0.25, 2};
-  if (name == "quick") return Budget{"quick", 4, 200, 100, 25, 1.0, 10, 2, 2, 40};
-  if (name == "standard") return Budget{"standard", 24, 1200, 600, 40, 5.0, 50, 8, 8, 240};
-  if (name == "thorough") return Budget{"thorough", 80, 4000, 2000, 60, 20.0, 200, 25, 25, 800};
+  if (name == "quick") return Budget{"quick", 4, 200, 300, 25, 1.0, 10, 2, 2, 40};
+  if (name == "standard") return Budget{"standard", 24, 1200, 1500, 40, 5.0, 50, 8, 8, 240};
+  if (name == "thorough") return Budget{"thorough", 80, 4000, 5000, 60, 20.0, 200, 25, 25, 800};
   return std::nullopt;
 }
 

@@ -85,7 +85,8 @@ std::string to_json(const Report& r) {
   j["corpus"] = {{"status", status_name(r.corpus)}, {"counts", counts_json(r.corpus)}};
   const CellSpread spread = cases_per_cell(r);
   j["cases_per_cell"] = {{"min", spread.min}, {"median", spread.median}, {"max", spread.max}};
-  for (const auto& [key, field] : engine::kShapeRecurrenceFields) j["shape_groups"][key] = r.recurrence.*field;
+  for (const auto& [key, field] : engine::kShapeRecurrenceFields)
+    j["shape_groups"][key] = r.recurrence.*field;
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
     j["failures"].push_back({{"where", f.where},

@@ -39,12 +39,13 @@ std::vector<RelatedCase> related_cases(const SupportCell& cell, FeatureLevel lev
   family.push_back({"again", base, size, cell});
   for (int i = 1; i <= 2; ++i)
     family.push_back({"layout-" + std::to_string(i),
-                      props::valid_case_for_cell(cell, level, mode, props::Variation{salt(), 0}), size, cell});
+                      props::valid_case_for_cell(cell, level, mode, props::Variation{salt(), 0}), size,
+                      cell});
   if (const auto types = other_types(cell, level); !types.empty()) {
     SupportCell other = cell;
     other.type = types[pick_below(types.size())];
-    family.push_back(
-        {"type-" + std::string(name(other.type)), props::valid_case_for_cell(other, level, mode), size, other});
+    family.push_back({"type-" + std::string(name(other.type)), props::valid_case_for_cell(other, level, mode),
+                      size, other});
   }
   family.push_back(
       {"data-1", props::valid_case_for_cell(cell, level, mode, props::Variation{0, salt()}), size, cell});

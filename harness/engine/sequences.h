@@ -1,4 +1,4 @@
-// Related cases run back to back in one backend process (docs/design.md, "Sequences"). A backend
+// Related cases run back to back in one backend process (docs/design.md, "Certification"). A backend
 // that keeps state between calls (a plan cache keyed on the sizes, a scratch buffer sized by an
 // earlier call, an accumulator that is not cleared) answers one case right and a related one
 // wrong; only the second call of a related pair shows it. A family starts from one generated

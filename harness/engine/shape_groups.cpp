@@ -34,8 +34,8 @@ void ShapeRecurrence::merge(const ShapeRecurrence& o) {
 std::string ShapeRecurrence::summary() const {
   return std::to_string(recurring) + " of " + std::to_string(groups) + " (other layout " +
          std::to_string(other_layout) + ", other type " + std::to_string(other_type) + ", other level " +
-         std::to_string(other_level) + ", other data " + std::to_string(other_data) + ", the same case again " +
-         std::to_string(repeated) + ")";
+         std::to_string(other_level) + ", other data " + std::to_string(other_data) +
+         ", the same case again " + std::to_string(repeated) + ")";
 }
 
 void ShapeGroups::add(const Case& c) {

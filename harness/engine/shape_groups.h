@@ -1,4 +1,4 @@
-// Recurring shapes (docs/design.md, "Sequences"): which shapes a run asked of the backend more
+// Recurring shapes (docs/design.md, "Certification"): which shapes a run asked of the backend more
 // than once, and with what changed in between. A backend that keeps state keyed on a shape (a
 // plan cache, a scratch buffer, a memoized result) is only ever tested by a shape that recurs.
 #pragma once
@@ -26,9 +26,12 @@ struct ShapeRecurrence {
 };
 // Every count with its key in the JSON reports, in order.
 inline constexpr std::pair<const char*, uint64_t ShapeRecurrence::*> kShapeRecurrenceFields[] = {
-    {"groups", &ShapeRecurrence::groups},           {"recurring", &ShapeRecurrence::recurring},
-    {"other_layout", &ShapeRecurrence::other_layout}, {"other_type", &ShapeRecurrence::other_type},
-    {"other_level", &ShapeRecurrence::other_level},   {"other_data", &ShapeRecurrence::other_data},
+    {"groups", &ShapeRecurrence::groups},
+    {"recurring", &ShapeRecurrence::recurring},
+    {"other_layout", &ShapeRecurrence::other_layout},
+    {"other_type", &ShapeRecurrence::other_type},
+    {"other_level", &ShapeRecurrence::other_level},
+    {"other_data", &ShapeRecurrence::other_data},
     {"repeated", &ShapeRecurrence::repeated}};
 
 class ShapeGroups {

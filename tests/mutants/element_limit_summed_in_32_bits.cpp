@@ -19,7 +19,8 @@ std::optional<uint32_t> span_32(const TensorDesc& t) {
 }
 
 class ElementLimitSummedIn32Bits final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     if (!only_broken(validate(desc, level), {"T.ELEMENT_LIMIT"})) return std::nullopt;
     for (Role r : roles(op_kind(desc)))
       if (!span_32(*tensor(desc, r))) return std::nullopt;

@@ -8,7 +8,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class GatherElementsIndexMagnitudeOverflows final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<GatherElementsDesc>(&desc);
     if (!d) return std::nullopt;
     const InputTensor indices(d->indices, b.indices.data);

@@ -19,25 +19,14 @@ class GatherElementsKernelCacheIgnoresIndexType final : public PatchedReference 
     GatherElementsDesc key = *d;
     key.indices.type = DataType::INT32;  // BUG: the index type is not part of the key
     key.indices.total_bytes = 0;
-    const auto [it, fresh] = index_type_.try_emplace(descriptor_key(key), d->indices.type);
+    const auto it = index_type_.try_emplace(descriptor_key(key), d->indices.type).first;
     GatherElementsDesc kernel = *d;
     kernel.indices.type = it->second;
-    const InputTensor input(kernel.input, b.input.data);
-    const InputTensor indices(kernel.indices, b.indices.data);
-    const OutputTensor output(kernel.output, b.output.data);
     const uint32_t extent = kernel.input.sizes[kernel.axis];
-    std::vector<uint32_t> resolved;
-    for_each_coord(kernel.indices.sizes, [&](const Coord& c) {
-      const auto v = resolve_index(kernel.indices.type, indices.at(c), extent, level);
-      resolved.push_back(v ? *v : 0);
+    // Out-of-range data (class U) is read as 0, which any result may be.
+    return gather_elements_with(kernel, b, [&](const std::byte* p) -> std::optional<uint32_t> {
+      return resolve_index(kernel.indices.type, p, extent, level).value_or(0);
     });
-    std::size_t next = 0;
-    for_each_coord(kernel.output.sizes, [&](const Coord& c) {
-      Coord from = c;
-      from[kernel.axis] = resolved[next++];
-      copy_element(output.at(c), input.at(from), output.element_bytes());
-    });
-    return ok();
   }
 };
 

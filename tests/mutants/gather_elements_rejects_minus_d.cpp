@@ -6,30 +6,18 @@ namespace dmlcert::mutants {
 namespace {
 
 class GatherElementsRejectsMinusD final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const auto* d = std::get_if<GatherElementsDesc>(&desc);
     if (!d) return std::nullopt;
-    const InputTensor input(d->input, b.input.data);
-    const InputTensor indices(d->indices, b.indices.data);
-    const OutputTensor output(d->output, b.output.data);
     const int64_t extent = d->input.sizes[d->axis];
     const bool negatives = negative_indices_allowed(d->indices.type, level);
-    std::vector<uint32_t> resolved;
-    bool out_of_range = false;
-    for_each_coord(d->indices.sizes, [&](const Coord& c) {
-      const int64_t v = integer_value(d->indices.type, indices.at(c)).value_or(-1);
-      const bool in_range = (v >= 0 && v < extent) || (negatives && v > -extent && v < 0);  // BUG: -d
-      out_of_range = out_of_range || !in_range;
-      resolved.push_back(static_cast<uint32_t>(v < 0 ? v + extent : v));
+    return gather_elements_with(*d, b, [&](const std::byte* p) -> std::optional<uint32_t> {
+      const auto v = static_cast<int64_t>(integer_value(d->indices.type, p).value_or(-1));
+      if (v >= 0 && v < extent) return static_cast<uint32_t>(v);
+      if (negatives && v > -extent && v < 0) return static_cast<uint32_t>(v + extent);  // BUG: -d
+      return std::nullopt;
     });
-    if (out_of_range) return rejected("GATHERELEMENTS.INDEX_RANGE: index data out of range");
-    std::size_t next = 0;
-    for_each_coord(d->output.sizes, [&](const Coord& c) {
-      Coord from = c;
-      from[d->axis] = resolved[next++];
-      copy_element(output.at(c), input.at(from), output.element_bytes());
-    });
-    return ok();
   }
 };
 

@@ -89,12 +89,14 @@ inline constexpr MutantInfo kMutants[] = {
      "GATHER_ELEMENTS never returns when an index is negative"},
     // State kept between calls
     {"slice_plan_cache_ignores_strides", "SLICE", "state: plan cache",
-     "SLICE caches compiled plans keyed on sizes, window and type, not on the tensors' strides", kSequenceRepro,
-     true},
+     "SLICE caches compiled plans keyed on sizes, window and type, not on the tensors' strides",
+     kSequenceRepro, true},
     {"reduce_scratch_sized_by_first_call", "REDUCE", "state: scratch buffer",
-     "REDUCE stages groups in a scratch buffer sized by the first call and never grown", kSequenceRepro, true},
+     "REDUCE stages groups in a scratch buffer sized by the first call and never grown", kSequenceRepro,
+     true},
     {"sum_accumulator_not_cleared", "REDUCE", "state: accumulator",
-     "Float SUM keeps its accumulators between calls and clears them only when they grow", kSequenceRepro, true},
+     "Float SUM keeps its accumulators between calls and clears them only when they grow", kSequenceRepro,
+     true},
     {"slice1_validation_cached_across_levels", "SLICE1", "state: validation cache",
      "SLICE1 remembers accepted descriptors without their feature level and runs them unchecked at any level",
      kSequenceRepro, true},
@@ -114,7 +116,8 @@ inline constexpr MutantInfo kMutants[] = {
     {"gather_elements_rejects_minus_d", "GATHER_ELEMENTS", "index edge",
      "GATHER_ELEMENTS accepts negative indices in (-d, 0), rejecting the legal index -d"},
     {"gather_elements_index_magnitude_overflows", "GATHER_ELEMENTS", "index extreme",
-     "GATHER_ELEMENTS range-checks -index in 64 bits, which INT64_MIN overflows: it reads far before the input"},
+     "GATHER_ELEMENTS range-checks -index in 64 bits, which INT64_MIN overflows: it reads far before the "
+     "input"},
     // Dimensions at high ranks
     {"slice1_rank8_innermost_ignored", "SLICE1", "rank 8",
      "SLICE1 at rank 8 writes only the first element of each innermost output row",
@@ -124,7 +127,8 @@ inline constexpr MutantInfo kMutants[] = {
      "needs rank 8: the bug is in the rank-8 path"},
     // Output written by a rejection
     {"scatter_nd_partial_write_then_reject", "SCATTER_ND", "write before rejection",
-     "SCATTER_ND copies Input to Output, then rejects an out-of-range index (class U) with the output written"},
+     "SCATTER_ND copies Input to Output, then rejects an out-of-range index (class U) with the output "
+     "written"},
     {"slice1_clears_output_padding_first", "SLICE1", "write before rejection",
      "SLICE1 zeroes the output's padding bytes before it validates, so rejected calls have written them"},
     // Support tables below the certification level

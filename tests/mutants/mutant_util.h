@@ -97,6 +97,32 @@ inline ExecResult rejected(std::string message) {
   return exec_result(Status::InvalidArgument, Fault::None, std::move(message));
 }
 
+// GATHER_ELEMENTS as the reference walks it, with every index element resolved by `resolve` into
+// a coordinate along the axis; nullopt is out of range, and the call is then rejected before
+// anything is written.
+inline ExecResult gather_elements_with(
+    const GatherElementsDesc& d, const Bindings& b,
+    const std::function<std::optional<uint32_t>(const std::byte*)>& resolve) {
+  const InputTensor input(d.input, b.input.data);
+  const InputTensor indices(d.indices, b.indices.data);
+  const OutputTensor output(d.output, b.output.data);
+  std::vector<uint32_t> resolved;
+  bool out_of_range = false;
+  for_each_coord(d.indices.sizes, [&](const Coord& c) {
+    const auto at = resolve(indices.at(c));
+    out_of_range = out_of_range || !at;
+    resolved.push_back(at.value_or(0));
+  });
+  if (out_of_range) return rejected("GATHERELEMENTS.INDEX_RANGE: index data out of range");
+  std::size_t next = 0;
+  for_each_coord(d.output.sizes, [&](const Coord& c) {
+    Coord from = c;
+    from[d.axis] = resolved[next++];
+    copy_element(output.at(c), input.at(from), output.element_bytes());
+  });
+  return ok();
+}
+
 // A descriptor as bytes (every field), for backends that cache per descriptor.
 inline std::string descriptor_key(const OperatorDesc& d) {
   plugin::wire::Writer w;

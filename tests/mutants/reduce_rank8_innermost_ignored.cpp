@@ -16,7 +16,8 @@ TensorDesc first_innermost(const TensorDesc& t) {
 }
 
 class ReduceRank8InnermostIgnored final : public PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     const ReduceDesc* d = reduce_of(desc);
     if (!d || d->input.rank() != 8) return std::nullopt;
     ReduceDesc walked = *d;

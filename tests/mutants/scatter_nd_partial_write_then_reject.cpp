@@ -6,7 +6,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class ScatterNdPartialWriteThenReject final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     const auto* d = std::get_if<ScatterNdDesc>(&desc);
     if (!d || !validate(desc, level).invalid.empty() || !binding_violations(desc, b).empty())
       return std::nullopt;

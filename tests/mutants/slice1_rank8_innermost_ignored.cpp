@@ -17,7 +17,8 @@ class Slice1Rank8InnermostIgnored final : public PatchedReference {
       Coord from(8);
       for (size_t i = 0; i < 8; ++i) {
         const int64_t stride = d->input_window_strides[i];
-        const int64_t start = int64_t{d->input_window_offsets[i]} + (stride < 0 ? d->input_window_sizes[i] - 1 : 0);
+        const int64_t start =
+            int64_t{d->input_window_offsets[i]} + (stride < 0 ? d->input_window_sizes[i] - 1 : 0);
         from[i] = static_cast<uint32_t>(start + stride * c[i]);
       }
       copy_element(output.at(c), input.at(from), output.element_bytes());

@@ -6,7 +6,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class Slice1Ranks4To5Until4_1 final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings&) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings&) override {
     const auto* d = std::get_if<Slice1Desc>(&desc);
     const uint32_t rank = d ? d->input.rank() : 0;
     if (d && level < FeatureLevel::L4_1 && (rank < 4 || rank > 5))  // BUG: 3_0 allows 1-8

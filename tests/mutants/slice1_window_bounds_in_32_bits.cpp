@@ -7,7 +7,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class Slice1WindowBoundsIn32Bits final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     const auto* d = std::get_if<Slice1Desc>(&desc);
     if (!d || !only_broken(validate(desc, level), {"SLICE1.WINDOW_BOUNDS"})) return std::nullopt;
     for (size_t i = 0; i < d->input_window_offsets.size(); ++i) {

@@ -7,7 +7,8 @@ namespace dmlcert::mutants {
 namespace {
 
 class Slice64bitTypesAtEveryLevel final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     const auto* d = std::get_if<SliceDesc>(&desc);
     if (!d || element_size(d->input.type) != 8 || !only_broken(validate(desc, level), {"T.DTYPE"}))
       return std::nullopt;

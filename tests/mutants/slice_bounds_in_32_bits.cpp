@@ -7,12 +7,13 @@ namespace dmlcert::mutants {
 namespace {
 
 class SliceBoundsIn32Bits final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     const auto* d = std::get_if<SliceDesc>(&desc);
     if (!d || !only_broken(validate(desc, level), {"SLICE.IN_BOUNDS"})) return std::nullopt;
     for (size_t i = 0; i < d->sizes.size(); ++i) {
       const uint32_t last = d->offsets[i] + d->strides[i] * (d->sizes[i] - 1);  // BUG: wraps
-      if (last >= d->input.sizes[i]) return std::nullopt;  // rejected, as it should be
+      if (last >= d->input.sizes[i]) return std::nullopt;                       // rejected, as it should be
     }
     const InputTensor input(d->input, b.input.data);
     const OutputTensor output(d->output, b.output.data);

@@ -15,7 +15,8 @@ uint32_t min_bytes_32(const TensorDesc& t) {
 }
 
 class TotalBytesIn32Bits final : public PatchedReference {
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings& b) override {
     if (!only_broken(validate(desc, level), {"T.TOTAL_BYTES"})) return std::nullopt;
     for (Role r : roles(op_kind(desc))) {
       const TensorDesc& t = *tensor(desc, r);

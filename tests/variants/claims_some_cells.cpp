@@ -17,7 +17,8 @@ class ClaimsSomeCells final : public mutants::PatchedReference {
   }
 
  private:
-  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level, const Bindings&) override {
+  std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
+                                      const Bindings&) override {
     const DataType type = tensor(desc, Role::INPUT)->type;
     if (implements(op_kind(desc), reduce_function(desc), type) || !validate(desc, level).invalid.empty())
       return std::nullopt;

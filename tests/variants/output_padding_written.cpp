@@ -9,7 +9,8 @@ namespace dmlcert::variants {
 namespace {
 
 class OutputPaddingWritten final : public mutants::PatchedReference {
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
     ExecResult r = reference().execute(desc, level, b);
     if (r.status != Status::Ok) return r;
     const std::vector<bool> logical = mutants::logical_bytes(*tensor(desc, Role::OUTPUT), b.output.size);

@@ -18,7 +18,8 @@ struct Plan {
 // its end for negative strides (SLICE1).
 Coord source(const SliceDesc& d, const Coord& c) {
   Coord from(c.size());
-  for (size_t i = 0; i < c.size(); ++i) from[i] = static_cast<uint32_t>(d.offsets[i] + uint64_t{d.strides[i]} * c[i]);
+  for (size_t i = 0; i < c.size(); ++i)
+    from[i] = static_cast<uint32_t>(d.offsets[i] + uint64_t{d.strides[i]} * c[i]);
   return from;
 }
 Coord source(const Slice1Desc& d, const Coord& c) {
@@ -47,8 +48,10 @@ class PlanCache final : public mutants::PatchedReference {
   static constexpr size_t kPlans = 64;
   std::map<std::string, Plan> plans_;
 
-  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
-    if (!std::holds_alternative<SliceDesc>(desc) && !std::holds_alternative<Slice1Desc>(desc)) return std::nullopt;
+  std::optional<ExecResult> mutated(const OperatorDesc& desc, FeatureLevel level,
+                                    const Bindings& b) override {
+    if (!std::holds_alternative<SliceDesc>(desc) && !std::holds_alternative<Slice1Desc>(desc))
+      return std::nullopt;
     const std::string key = mutants::descriptor_key(desc) + std::string(dmlcert::name(level));
     auto it = plans_.find(key);
     if (it == plans_.end()) {
