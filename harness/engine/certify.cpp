@@ -292,6 +292,8 @@ class Certification {
     const SupportCell& cell = report_.cells[item.index].cell;
     for (const RelatedCase& member :
          related_cases(cell, item.level, item.mode, o_.budget.size, seed, o_.level)) {
+      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures))
+        return;
       WorkItem work;
       work.key = item.key + "/" + member.name;
       work.gen = member.gen;

@@ -275,7 +275,9 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
     dj["cases"] = d.cases;
     dj["by_dimension"] = std::vector<uint64_t>(d.above_one.begin(), d.above_one.begin() + rank);
   }
-  for (const auto& [key, field] : kShapeRecurrenceFields) j["shape_groups"][key] = r.shapes.*field;
+  // Per worker, like the throughput: another --jobs splits the shapes among other processes.
+  if (timings)
+    for (const auto& [key, field] : kShapeRecurrenceFields) j["shape_groups"][key] = r.shapes.*field;
   for (FeatureLevel l : r.levels) {
     const auto cells = support_cells(l);
     const auto missing = r.coverage.missing_cells(l);

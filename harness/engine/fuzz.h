@@ -105,7 +105,8 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
 // Human summary: counts, throughput, distributions and the coverage table.
 std::string fuzz_summary(const FuzzResult& r);
 // The --report JSON: counts per outcome and class, coverage, failures with seeds and paths,
-// distributions; throughput unless `timings` is false (the rest is the same for any --jobs).
+// distributions; throughput and the shapes each worker was asked more than once unless `timings`
+// is false (the rest is the same for any --jobs).
 std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& options, bool timings = true);
 
 }  // namespace dmlcert::engine

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "dmlcert/case.h"
+#include "dmlcert/support.h"
 
 namespace dmlcert::mutants {
 namespace {
@@ -91,8 +92,11 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
 
   const LoadedCases loaded = load_case_file(d.repro);
   if (!loaded.cases.empty()) {
-    const TensorDesc& out = *tensor(loaded.cases.front().op, Role::OUTPUT);
+    const Case& c = loaded.cases.front();
+    const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
     d.rank = out.rank();
+    if (const auto s = support(op_kind(c.op), reduce_function(c.op), Role::OUTPUT, c.level))
+      d.min_rank = s->min_rank;
     d.output_elements = element_count(out.sizes).value_or(0);
   }
   const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --backend ";

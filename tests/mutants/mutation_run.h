@@ -4,6 +4,7 @@
 // mutation_score.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -28,10 +29,11 @@ struct Detection {
   std::string where;    // the cell or rule that caught it ("cells/REDUCE.SUM/input/FLOAT16/r2/random/0")
   std::string outcome;  // "failed", "crash", "timeout", "oob", ...
   std::string detail;
-  uint64_t cases = 0;   // cases run up to and including the first failure
-  std::string repro;    // the shrunk repro file when there is one, else the original
-  bool shrunk = false;  // whether `repro` is the shrunk file
-  uint32_t rank = 0;    // the repro's output rank
+  uint64_t cases = 0;     // cases run up to and including the first failure
+  std::string repro;      // the shrunk repro file when there is one, else the original
+  bool shrunk = false;    // whether `repro` is the shrunk file
+  uint32_t rank = 0;      // the repro's output rank
+  uint32_t min_rank = 1;  // the lowest output rank the repro's operator takes at the repro's level
   uint64_t output_elements = 0;
   bool replay_fails_on_plugin = false;      // `dmlcert replay REPRO --backend plugin:P` fails
   bool replay_passes_on_reference = false;  // `dmlcert replay REPRO --backend reference` passes
@@ -56,9 +58,10 @@ Detection detect(const MutationSetup& setup, const std::string& plugin_path, con
 bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
                std::string* log, bool claims_some_cells = false);
 
-// Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
+// Whether the repro is small enough: output rank <= 3 (or the lowest rank its level allows, 4 for
+// SLICE below 3_0) and <= 64 output elements.
 inline bool small_repro(const Detection& d) {
-  return d.rank <= 3 && d.output_elements <= 64;
+  return d.rank <= std::max(3u, d.min_rank) && d.output_elements <= 64;
 }
 
 }  // namespace dmlcert::mutants

@@ -62,6 +62,8 @@ std::string repro_size(const Detection& d, const MutantInfo& m) {
   if (!d.shrunk) s += " (not shrunk)";
   if (!small_repro(d))
     s += m.large_repro.empty() ? " **too large**" : " (" + std::string(m.large_repro) + ")";
+  else if (d.rank > 3)
+    s += " (the lowest rank its level allows)";
   return s;
 }
 
