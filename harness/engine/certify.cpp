@@ -352,7 +352,7 @@ std::optional<Budget> budget_named(const std::string& name) {
   // about five, thorough about thirty.
   // smoke: a few seconds, for the tests of a CI pipeline, not a certification to publish.
   if (name == "smoke") return Budget{"smoke", 1, 8, 6, 25, 1.0, 10, 0.125, 0.25, 2};
-  if (name == "quick") return Budget{"quick", 4, 200, 300, 25, 1.0, 10, 2, 2, 40};
+  if (name == "quick") return Budget{"quick", 4, 150, 300, 25, 1.0, 10, 1.5, 2, 30};
   if (name == "standard") return Budget{"standard", 24, 1200, 1500, 40, 5.0, 50, 8, 8, 240};
   if (name == "thorough") return Budget{"thorough", 80, 4000, 5000, 60, 20.0, 200, 25, 25, 800};
   return std::nullopt;
