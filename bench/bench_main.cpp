@@ -3,9 +3,18 @@
 // (`copy` for data movement, `read` for reductions). Bytes per second are the workload's output
 // bytes (data movement) or input bytes (reductions), the same for every implementation of a
 // workload, so ratios of bytes_per_second are speedups. bench/ratios.py prints them.
+//
+// Every workload also runs as `<workload>_mem`, sized to stream at least four times the last-level
+// cache (workloads.h). Each benchmark's label says which limit its roofline measures: `cache` when
+// the bytes the roofline streams fit in the last-level cache, `memory` at four times it or more,
+// `cache+memory` in between; the counter llc_multiple is that ratio.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "eigen_impl.h"
 #include "optimized/optimized.h"
@@ -56,54 +65,81 @@ void run_roofline(benchmark::State& state, const Workload& w) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
 }
 
-void register_all() {
+// Which limit the workload's roofline measures, from the bytes it streams per last-level cache.
+std::string limit_label(double llc_multiple) {
+  if (llc_multiple <= 1) return "cache";
+  if (llc_multiple >= 4) return "memory";
+  return "cache+memory";
+}
+
+// Labels a benchmark of workload w with the limit its roofline measures (see the top of the file).
+template <class Run>
+auto labelled(const Workload& w, Run run) {
+  return [&w, run](benchmark::State& s) {
+    run(s);
+    const double multiple =
+        static_cast<double>(w.roofline_bytes()) / static_cast<double>(last_level_cache().bytes);
+    s.counters["llc_multiple"] = multiple;
+    s.SetLabel(limit_label(multiple));
+  };
+}
+
+// min_time: every timed benchmark runs at least this long per repetition. 0.3 s unless
+// --benchmark_min_time is given (a MinTime() set here would override the flag).
+void register_all(std::optional<double> min_time) {
   static const std::unique_ptr<Backend> reference = reference::make_backend();
   static const std::unique_ptr<Backend> optimized = optimized::make_backend();
+  auto timed = [&](const std::string& name, auto run) {
+    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), run);
+    if (min_time) b->MinTime(*min_time);
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+  };
   for (const Workload& w : workloads()) {
     const std::string base = w.name + "/";
-    // The reference is slow (seconds per call on 16M elements): one iteration.
-    benchmark::RegisterBenchmark((base + "reference").c_str(),
-                                 [&w](benchmark::State& s) { run_backend(s, *reference, w); })
-        ->Iterations(1)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((base + "optimized").c_str(),
-                                 [&w](benchmark::State& s) { run_backend(s, *optimized, w); })
-        ->MinTime(0.3)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-    // Probe with empty buffers: the runners only build views, they do not touch memory.
-    {
-      Buffers probe;
-      if (eigen_runner(w, probe))
-        benchmark::RegisterBenchmark((base + "eigen").c_str(),
-                                     [&w](benchmark::State& s) { run_peer(s, w, eigen_runner); })
-            ->MinTime(0.3)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+    // The reference is slow (seconds per call on 16M elements): one iteration, and only on the
+    // cache-sized workloads (its ratio does not depend on the size).
+    if (!w.memory_sized)
+      benchmark::RegisterBenchmark((base + "reference").c_str(),
+                                   labelled(w, [&w](benchmark::State& s) { run_backend(s, *reference, w); }))
+          ->Iterations(1)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    timed(base + "optimized", labelled(w, [&w](benchmark::State& s) { run_backend(s, *optimized, w); }));
+    if (eigen_has(w))
+      timed(base + "eigen", labelled(w, [&w](benchmark::State& s) { run_peer(s, w, eigen_runner); }));
 #ifdef DMLCERT_BENCH_TORCH
-      if (torch_has(w.name))
-        benchmark::RegisterBenchmark((base + "torch").c_str(),
-                                     [&w](benchmark::State& s) { run_peer(s, w, torch_runner); })
-            ->MinTime(0.3)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+    if (torch_has(w))
+      timed(base + "torch", labelled(w, [&w](benchmark::State& s) { run_peer(s, w, torch_runner); }));
 #endif
-    }
-    benchmark::RegisterBenchmark((base + (w.roofline == Roofline::Copy ? "copy" : "read")).c_str(),
-                                 [&w](benchmark::State& s) { run_roofline(s, w); })
-        ->MinTime(0.3)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
+    timed(base + (w.roofline == Roofline::Copy ? "copy" : "read"),
+          labelled(w, [&w](benchmark::State& s) { run_roofline(s, w); }));
   }
+}
+
+// 0.3 s unless the command line sets --benchmark_min_time.
+std::optional<double> default_min_time(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--benchmark_min_time", 20) == 0) return std::nullopt;
+  return 0.3;
+}
+
+void report_cache() {
+  const CacheSize llc = last_level_cache();
+  benchmark::AddCustomContext("llc_bytes", std::to_string(llc.bytes));
+  benchmark::AddCustomContext("llc_detected", llc.detected ? "true" : "false");
+  std::fprintf(
+      stderr, "dmlcert_bench: last-level cache %llu KiB (%s); the _mem workloads stream at least %llu KiB\n",
+      static_cast<unsigned long long>(llc.bytes >> 10), llc.detected ? "detected" : "not detected, assumed",
+      static_cast<unsigned long long>((4 * llc.bytes) >> 10));
 }
 
 }  // namespace
 }  // namespace dmlcert::bench
 
 int main(int argc, char** argv) {
-  dmlcert::bench::register_all();
+  dmlcert::bench::register_all(dmlcert::bench::default_min_time(argc, argv));
   benchmark::Initialize(&argc, argv);
+  dmlcert::bench::report_cache();
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,5 +1,8 @@
-// The benchmark workloads: one operator descriptor each (all FLOAT32 [4096,4096] unless the name
-// says otherwise), with deterministic data, and the buffers they run on.
+// The benchmark workloads: one operator descriptor each (FLOAT32 [4096,4096] unless the name says
+// otherwise), with deterministic data, and the buffers they run on. Every workload whose roofline
+// streams less than four times the last-level cache also has a memory-sized variant,
+// `<name>_mem`, whose first dim is scaled up until it streams at least that much, so that its
+// roofline measures memory bandwidth whatever the cache holds.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +20,14 @@ namespace dmlcert::bench {
 enum class Roofline { Copy, Read };
 
 struct Workload {
-  std::string name;
+  std::string name;    // what the benchmarks are called: `family`, or `family` + "_mem"
+  std::string family;  // the cache-sized workload's name; the peers (Eigen, torch) key on it
+  bool memory_sized = false;
   OperatorDesc desc;
   Roofline roofline;
   uint64_t bytes;  // output bytes (Copy) or input bytes (Read): what SetBytesProcessed reports
+  // The bytes the roofline streams: read + written for Copy, read for Read.
+  uint64_t roofline_bytes() const { return roofline == Roofline::Copy ? 2 * bytes : bytes; }
 };
 
 // The bindings of one workload. The memory is allocated on first use and freed when another
@@ -30,6 +37,16 @@ struct Buffers {
   Bindings bindings();
 };
 
+// The last-level cache size in bytes: DMLCERT_BENCH_LLC_BYTES when set, otherwise the largest
+// data or unified cache Google Benchmark detected, otherwise 32 MiB (and `detected` is false).
+struct CacheSize {
+  uint64_t bytes;
+  bool detected;
+};
+CacheSize last_level_cache();
+
+// Every workload, each followed by its memory-sized variant (sized from last_level_cache()) if it
+// has one.
 const std::vector<Workload>& workloads();
 Buffers& buffers_for(const Workload& w);
 

@@ -3,10 +3,12 @@
 // (b) a randomized differential check over every operator, type and rank 1-8 (strided, padded,
 //     broadcast and reversed layouts, negative indices);
 // (c) thread-count independence: every exact operator, and reductions in exact and random data,
-//     give bit-identical outputs with 1, 2 and 3 threads.
+//     give bit-identical outputs with 1, 2 and 3 threads;
+// (d) the vector kernels' own accuracy claims (the exp of LOG_SUM_EXP).
 #include "optimized/optimized.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -16,6 +18,7 @@
 
 #include "dmlcert/support.h"
 #include "op_tester.h"
+#include "optimized/kernels.h"
 
 namespace dmlcert::test {
 namespace {
@@ -407,6 +410,38 @@ TEST(OptimizedThreads, LargeCopiesAndScatterAreThreadIndependent) {
   scatter.data.updates = m.random_bytes(300 * 256 * 4);
   scatter.data.indices = m.index_data(DataType::UINT32, 300, 512, false);  // with duplicates
   expect_same_for_thread_counts(scatter);
+}
+
+// ---- (d) Kernel accuracy. ------------------------------------------------------------------------
+
+// The largest relative error of exp(r) over every `step`-th float r in [-87, 0], in units of
+// u = 2^-24, against the exact value (in long double).
+template <class Kernels>
+double max_exp_error(uint32_t step) {
+  const uint32_t first = 0x80000000u, last = std::bit_cast<uint32_t>(-87.0f);
+  std::vector<float> r, e;
+  for (uint64_t bits = first; bits <= last; bits += step)
+    r.push_back(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+  e.resize(r.size());
+  Kernels::exp_nonpositive(r.data(), r.size(), e.data());
+  double worst = 0;
+  for (size_t i = 0; i < r.size(); ++i) {
+    const long double exact = std::exp(static_cast<long double>(r[i]));
+    worst = std::max(worst, static_cast<double>(std::fabs(e[i] - exact) / exact * 0x1p24L));
+  }
+  return worst;
+}
+
+// reduce_engine.h's LOG_SUM_EXP stays inside harness/src/reduce_bounds.cpp's bound only if each
+// exp is within 2u.
+TEST(OptimizedKernels, VectorExpIsWithinTwoUnitRoundoffsOnNonPositiveArguments) {
+  EXPECT_LT(max_exp_error<optimized::isa_baseline::Kernels>(64), 2.0);
+  if (optimized::cpu_has_avx2_f16c()) {
+    EXPECT_LT(max_exp_error<optimized::isa_avx2::Kernels>(64), 2.0);
+  }
+  if (optimized::cpu_has_avx512_kernels()) {
+    EXPECT_LT(max_exp_error<optimized::isa_avx512::Kernels>(64), 2.0);
+  }
 }
 
 }  // namespace

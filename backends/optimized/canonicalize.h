@@ -108,4 +108,42 @@ void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn)
   });
 }
 
+// Runs a nest of at least two dims as tiles of its two innermost dims (rows of runs) over the
+// thread pool: fn(offsets, r0, r1, next) handles rows [r0, r1) of the tile whose row 0 starts at
+// `offsets`, so that a kernel walks many short runs with one call; `next` points to the offsets of
+// the tile the same thread handles next (null when there is none, or when tiles are cut), for
+// prefetching across tiles. A tile's rows are cut into blocks of about 256 KiB, so a single tile
+// still spreads over the threads.
+template <class F>
+void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
+  using Offsets = std::array<int64_t, kMaxStreams>;
+  const uint64_t rows = nest.dims[nest.dims.size() - 2].size;
+  const uint64_t row_bytes = std::max<uint64_t>(1, nest.inner().size * element_bytes);
+  const uint64_t rows_per_item = std::max<uint64_t>(1, (uint64_t{256} << 10) / row_bytes);
+  const uint64_t blocks = (rows + rows_per_item - 1) / rows_per_item;
+  // The tiles' own nest: the outer dims, then a unit inner dim standing for the tile.
+  LoopNest tiles = nest;
+  tiles.dims.resize(nest.dims.size() - 2);
+  tiles.dims.push_back(Dim{});
+  const uint64_t outer = tiles.outer_count();
+  parallel_for(outer * blocks, outer * rows * row_bytes, [&](uint64_t begin, uint64_t end) {
+    if (blocks == 1) {  // whole tiles: one walk over the range, each tile run once the next is known
+      Offsets pending{};
+      bool have = false;
+      for_each_outer(tiles, begin, end, [&](const Offsets& off) {
+        if (have) fn(pending, uint64_t{0}, rows, &off);
+        pending = off;
+        have = true;
+      });
+      if (have) fn(pending, uint64_t{0}, rows, static_cast<const Offsets*>(nullptr));
+      return;
+    }
+    for (uint64_t item = begin; item < end; ++item) {
+      const uint64_t r0 = (item % blocks) * rows_per_item, r1 = std::min(rows, r0 + rows_per_item);
+      for_each_outer(tiles, item / blocks, item / blocks + 1,
+                     [&](const Offsets& off) { fn(off, r0, r1, static_cast<const Offsets*>(nullptr)); });
+    }
+  });
+}
+
 }  // namespace dmlcert::optimized

@@ -17,4 +17,11 @@ inline bool cpu_has_avx512bw() {
   return has;
 }
 
+// AVX-512 F, BW, DQ and VL next to AVX2, FMA and F16C: the isa_avx512 REDUCE kernels.
+inline bool cpu_has_avx512_kernels() {
+  static const bool has = cpu_has_avx2_f16c() && cpu_has_avx512bw() && __builtin_cpu_supports("avx512dq") &&
+                          __builtin_cpu_supports("avx512vl");
+  return has;
+}
+
 }  // namespace dmlcert::optimized

@@ -2,11 +2,16 @@
 // The loop nest walks output, input and indices together; the input stream has stride 0 along
 // the axis, and the indexed term index * input_stride[axis] is added per element. The index
 // data is range-checked in a first pass, because a rejection must not write any output byte.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <limits>
 
 #include "optimized/canonicalize.h"
 #include "optimized/copy.h"
+#include "optimized/cpu.h"
 #include "optimized/indices.h"
 #include "optimized/optimized.h"
 
@@ -21,6 +26,25 @@ I load_index(const std::byte* p) {
   return static_cast<I>(*reinterpret_cast<const typename unaligned<I>::type*>(p));
 }
 
+// Whether every index of a contiguous run is in range. The legal indices form an interval, so
+// the run's minimum and maximum decide, and the loop vectorizes.
+template <class I>
+[[gnu::always_inline]] inline bool contiguous_in_range(const std::byte* p, uint64_t n, uint64_t d,
+                                                       bool allow_negative) {
+  I lo = std::numeric_limits<I>::max(), hi = std::numeric_limits<I>::lowest();
+  for (uint64_t j = 0; j < n; ++j) {
+    const I v = load_index<I>(p + j * sizeof(I));
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  return n == 0 || (index_in_range(lo, d, allow_negative) && index_in_range(hi, d, allow_negative));
+}
+template <class I>
+__attribute__((target("avx2"))) bool contiguous_in_range_avx2(const std::byte* p, uint64_t n, uint64_t d,
+                                                              bool allow_negative) {
+  return contiguous_in_range<I>(p, n, d, allow_negative);
+}
+
 // The index of the first out-of-range element is not needed here (check_data names it on the
 // rejection path); only whether there is one.
 template <class I>
@@ -31,19 +55,47 @@ bool all_indices_in_range(const TensorDesc& indices, const std::byte* data, uint
     nest.dims.push_back(Dim{indices.sizes[i], {static_cast<int64_t>(strides[i]), 0, 0}});
   canonicalize_for_copy(nest, 0);
   const int64_t xs = nest.inner().stride[0];
+  const bool avx2 = cpu_has_avx2_f16c();
   std::atomic<bool> bad{false};
   for_each_run_parallel(
       nest, sizeof(I), [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
         const std::byte* p =
             data + (off[0] + static_cast<int64_t>(first) * xs) * static_cast<int64_t>(sizeof(I));
         bool ok = true;
-        for (uint64_t j = 0; j < n; ++j)
-          ok &= index_in_range(
-              load_index<I>(p + static_cast<int64_t>(j) * xs * static_cast<int64_t>(sizeof(I))), d,
-              allow_negative);
+        if (xs == 1) {
+          ok = avx2 ? contiguous_in_range_avx2<I>(p, n, d, allow_negative)
+                    : contiguous_in_range<I>(p, n, d, allow_negative);
+        } else {
+          for (uint64_t j = 0; j < n; ++j)
+            ok &= index_in_range(
+                load_index<I>(p + static_cast<int64_t>(j) * xs * static_cast<int64_t>(sizeof(I))), d,
+                allow_negative);
+        }
         if (!ok) bad.store(true, std::memory_order_relaxed);
       });
   return !bad.load();
+}
+
+// A run along the innermost axis with contiguous 4-byte elements and 32-bit indices:
+// out[j] = row[index j], eight elements per AVX2 gather (the axis size fits in 31 bits, so every
+// index is a non-negative int32 once negative ones are normalized).
+__attribute__((target("avx2"))) void gather_row_avx2(std::byte* out, const std::byte* row,
+                                                     const std::byte* idx, int32_t d, bool is_signed,
+                                                     uint64_t n) {
+  const __m256i dv = _mm256_set1_epi32(d);
+  uint64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 4 * j));
+    if (is_signed) k = _mm256_add_epi32(k, _mm256_and_si256(_mm256_srai_epi32(k, 31), dv));
+    const __m256i v = _mm256_i32gather_epi32(reinterpret_cast<const int*>(row), k, 4);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * j), v);
+  }
+  for (; j < n; ++j) {
+    int32_t k;
+    std::memcpy(&k, idx + 4 * j, 4);
+    if (k < 0) k += d;
+    std::memcpy(out + 4 * j, row + 4 * static_cast<int64_t>(k), 4);
+  }
 }
 
 template <class E, class I>
@@ -76,8 +128,19 @@ void gather(const GatherElementsDesc& d, const Bindings& b) {
   const int64_t axis_stride = static_cast<int64_t>(in_strides[d.axis]);
   const uint64_t axis_size = d.input.sizes[d.axis];
   const int64_t es = sizeof(E), xsz = sizeof(I);
+  // Along the innermost axis, with contiguous output and indices: the vector gather.
+  const bool row_gather = sizeof(E) == 4 && sizeof(I) == 4 && inner.stride[0] == 1 && inner.stride[1] == 0 &&
+                          inner.stride[2] == 1 && axis_stride == 1 &&
+                          axis_size <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) &&
+                          cpu_has_avx2_f16c();
   auto run = [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
     const int64_t j = static_cast<int64_t>(first);
+    if (row_gather) {
+      gather_row_avx2(b.output.data + (off[0] + j) * es, b.input.data + off[1] * es,
+                      b.indices.data + (off[2] + j) * xsz, static_cast<int32_t>(axis_size),
+                      std::is_signed_v<I>, n);
+      return;
+    }
     gather_run<E, I>(b.output.data + (off[0] + j * inner.stride[0]) * es, inner.stride[0],
                      b.input.data + (off[1] + j * inner.stride[1]) * es, inner.stride[1],
                      b.indices.data + (off[2] + j * inner.stride[2]) * xsz, inner.stride[2], axis_stride,

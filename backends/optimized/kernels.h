@@ -1,6 +1,6 @@
-// The REDUCE kernels, compiled twice: for baseline x86-64 (SSE2) and for AVX2+FMA+F16C, and
-// chosen at run time, so that the library runs on any x86-64 and uses the wider registers and the
-// hardware FLOAT16 conversion where the CPU has them.
+// The REDUCE kernels, compiled three times: for baseline x86-64 (SSE2), for AVX2+FMA+F16C and for
+// AVX-512, and chosen at run time, so that the library runs on any x86-64 and uses the wider
+// registers and the hardware FLOAT16 conversion where the CPU has them.
 //
 // Why this and not Highway: the kernels are a handful of loops (accumulate, compare and select,
 // convert) written with GCC vector types, which compile to full-width registers for whatever
@@ -39,11 +39,29 @@ namespace isa_baseline {
 #pragma GCC target("avx2,fma,f16c")
 namespace isa_avx2 {
 #define DMLCERT_KERNELS_F16C 1
+#define DMLCERT_KERNELS_FMA 1
 #define DMLCERT_VEC_BYTES 32
 #include "optimized/kernels.inc"
 #undef DMLCERT_VEC_BYTES
 #undef DMLCERT_KERNELS_F16C
+#undef DMLCERT_KERNELS_FMA
 }  // namespace isa_avx2
+#pragma GCC pop_options
+
+// AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
+// kernel computes rather than streams; used for LOG_SUM_EXP only (reduce_log_sum_exp_avx512.cpp
+// says why).
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
+namespace isa_avx512 {
+#define DMLCERT_KERNELS_F16C 1
+#define DMLCERT_KERNELS_FMA 1
+#define DMLCERT_VEC_BYTES 64
+#include "optimized/kernels.inc"
+#undef DMLCERT_VEC_BYTES
+#undef DMLCERT_KERNELS_F16C
+#undef DMLCERT_KERNELS_FMA
+}  // namespace isa_avx512
 #pragma GCC pop_options
 
 }  // namespace dmlcert::optimized

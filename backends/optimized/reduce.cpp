@@ -19,7 +19,10 @@ ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   bool ok = false;
   if (plan.in_type == DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
     ok = false;
-  else if (is_float(plan.in_type))
+  else if (is_float(plan.in_type) && d.function == ReduceFunction::LOG_SUM_EXP && cpu_has_avx512_kernels()) {
+    run_log_sum_exp_avx512(plan, b);
+    ok = true;
+  } else if (is_float(plan.in_type))
     ok = avx2 ? run_float_avx2(plan, d.function, b) : run_float_baseline(plan, d.function, b);
   else
     ok = avx2 ? run_integer_avx2(plan, d.function, b) : run_integer_baseline(plan, d.function, b);

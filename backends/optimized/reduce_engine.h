@@ -16,8 +16,8 @@
 // see reduce_ops.h for the accumulation types and the accuracy argument.
 //
 // This header holds the engines, templated on the instruction set's kernels (K). Each
-// instantiation is compiled in its own file (reduce_{float,integer}_{baseline,avx2}.cpp), so that
-// the four compile in parallel; reduce.cpp plans the call and picks one.
+// instantiation is compiled in its own file (reduce_{float,integer}_{baseline,avx2}.cpp and
+// reduce_log_sum_exp_avx512.cpp), so that they compile in parallel; reduce.cpp plans the call and picks one.
 #pragma once
 
 #include <algorithm>
@@ -214,6 +214,13 @@ struct ArgReducer {
 // LOG_SUM_EXP as a running (max, sum of exp(x - max)) pair, so that large inputs (exp(1000) is
 // inf even in double) give log(sum exp(x)) = max + log(sum exp(x - max)) without overflow. The
 // pairs combine exactly like the partial sums they stand for, in the engines' fixed order.
+//
+// The rows engine computes one pair per segment (at most kSegment elements, fixed by the block
+// and run structure, so not by the thread count) with the vector kernel K::log_sum_exp: the
+// segment's max, then sum exp(x - max) with a vector exp. That stays inside the bound of
+// harness/src/reduce_bounds.cpp (each exp within one ulp, the shift x - max rounded once, the
+// terms summed in double). Segments with a NaN or a +inf (class U data) and the columns engine
+// take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
   using In = float;
   struct State {
@@ -236,7 +243,7 @@ struct LogSumExpReducer {
     return {m, a.s * std::exp(a.m - m) + b.s * std::exp(b.m - m)};
   }
   struct Lanes {
-    State l[kLanes];
+    State running;  // the segments so far, combined in order
   };
   struct Columns {
     State c[kTile];
@@ -246,7 +253,14 @@ struct LogSumExpReducer {
   };
   template <class K>
   static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
-    for (size_t i = 0; i < n; ++i) add(l.l[i % kLanes], x[i]);
+    State segment;
+    float m;
+    if (K::log_sum_exp(x, n, &m, &segment.s)) {
+      segment.m = m;
+    } else {
+      for (size_t i = 0; i < n; ++i) add(segment, x[i]);
+    }
+    l.running = combine(l.running, segment);
   }
   template <class K>
   static bool add_run_f16(Lanes&, const u16u*, size_t) {
@@ -260,13 +274,7 @@ struct LogSumExpReducer {
   static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
     for (int r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, 0);
   }
-  static State fold(const Lanes& l) {
-    State a[kLanes];
-    std::copy(l.l, l.l + kLanes, a);
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-      for (int j = 0; j < w; ++j) a[j] = combine(a[j], a[j + w]);
-    return a[0];
-  }
+  static State fold(const Lanes& l) { return l.running; }
 };
 
 // --- The engines. ------------------------------------------------------------------------------
@@ -632,6 +640,7 @@ bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
 // Each returns false when the (function, type) pair has no implementation.
 bool run_float_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_float_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
+void run_log_sum_exp_avx512(const Plan& p, const Bindings& b);
 bool run_integer_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
 

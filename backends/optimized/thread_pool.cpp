@@ -1,5 +1,6 @@
 #include "optimized/thread_pool.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -9,7 +10,7 @@ namespace dmlcert::optimized {
 
 ThreadPool::ThreadPool(unsigned threads) {
   if (threads == 0) threads = 1;
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker(i); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -21,10 +22,14 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::run_part(unsigned part, unsigned parts) {
-  const uint64_t b = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * part) / parts);
-  const uint64_t e = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * (part + 1)) / parts);
-  if (b < e) thunk_(ctx_, b, e);
+void ThreadPool::run_ranges() {
+  while (true) {
+    const uint64_t c = next_.fetch_add(1, std::memory_order_relaxed);
+    if (c >= ranges_) return;
+    const uint64_t b = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * c) / ranges_);
+    const uint64_t e = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * (c + 1)) / ranges_);
+    if (b < e) thunk_(ctx_, b, e);
+  }
 }
 
 void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
@@ -38,18 +43,20 @@ void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
   {
     std::lock_guard lock(m_);
     n_ = n;
+    ranges_ = std::min<uint64_t>(n, uint64_t{parts} * kRangesPerThread);
+    next_.store(0, std::memory_order_relaxed);
     thunk_ = thunk;
     ctx_ = ctx;
     pending_ = parts - 1;
     ++generation_;
   }
   start_cv_.notify_all();
-  run_part(0, parts);
+  run_ranges();
   std::unique_lock lock(m_);
   done_cv_.wait(lock, [&] { return pending_ == 0; });
 }
 
-void ThreadPool::worker(unsigned index) {
+void ThreadPool::worker() {
   uint64_t seen = 0;
   while (true) {
     {
@@ -58,7 +65,7 @@ void ThreadPool::worker(unsigned index) {
       if (stop_) return;
       seen = generation_;
     }
-    run_part(index, size());
+    run_ranges();
     std::lock_guard lock(m_);
     if (--pending_ == 0) done_cv_.notify_one();
   }

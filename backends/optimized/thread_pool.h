@@ -3,6 +3,7 @@
 // must not pay for thread creation.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -22,11 +23,14 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  // Calls fn(begin, end) on size() contiguous disjoint ranges that cover [0, n) (empty ranges
-  // are skipped) and returns when all are done. The split depends on size(), so callers that
-  // need results independent of the thread count must make each item's result independent of
-  // which range it lands in. A call made while the pool is busy (another thread is using it,
-  // or from inside fn) runs inline, so the pool can never deadlock on itself.
+  // Calls fn(begin, end) on contiguous disjoint ranges that cover [0, n) (empty ranges are
+  // skipped) and returns when all are done. There are up to kRangesPerThread ranges per thread,
+  // handed to the threads as they become free, so a thread the system holds back delays the call
+  // by one range and not by a whole share. Which thread runs a range, and where the ranges split,
+  // depend on the timing and on size(): callers that need results independent of the thread
+  // count make each item's result independent of the range it lands in. A call made while the
+  // pool is busy (another thread is using it, or from inside fn) runs inline, so the pool can
+  // never deadlock on itself.
   template <class F>
   void parallel_for(uint64_t n, F&& fn) {
     using Fn = std::remove_reference_t<F>;
@@ -36,9 +40,10 @@ class ThreadPool {
 
  private:
   using Thunk = void (*)(void*, uint64_t, uint64_t);
+  static constexpr uint64_t kRangesPerThread = 8;
   void run(uint64_t n, Thunk thunk, void* ctx);
-  void worker(unsigned index);
-  void run_part(unsigned part, unsigned parts);
+  void worker();
+  void run_ranges();  // takes ranges of the current job until none is left
 
   std::vector<std::thread> workers_;
   std::mutex busy_;  // held by the caller for the whole of one parallel_for
@@ -48,7 +53,8 @@ class ThreadPool {
   unsigned pending_ = 0;
   bool stop_ = false;
   // The current job.
-  uint64_t n_ = 0;
+  uint64_t n_ = 0, ranges_ = 0;
+  std::atomic<uint64_t> next_{0};  // the next range to hand out
   Thunk thunk_ = nullptr;
   void* ctx_ = nullptr;
 };

@@ -66,7 +66,6 @@ bool SharedCallMemory::reserve(uint64_t bytes) {
 }
 
 void SharedCallMemory::place(const CallLayout& layout, const Bindings& source) {
-  std::memset(base_, 0, sizeof(FaultRecord));
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& region = layout.regions[i];
     if (!region.present) continue;
@@ -108,6 +107,10 @@ FaultRecord SharedCallMemory::fault_record() const {
   FaultRecord record;
   std::memcpy(&record, base_, sizeof record);
   return record;
+}
+
+void SharedCallMemory::clear_fault_record() {
+  std::memset(base_, 0, sizeof(FaultRecord));
 }
 
 std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, uint64_t page,

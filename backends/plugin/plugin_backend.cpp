@@ -37,6 +37,7 @@ class PluginBackend : public Backend {
       ExecResult r = exec_result(Status::InvalidArgument, Fault::None,
                                  "not representable in the C ABI: " + op.unrepresentable()->message);
       r.violations = {*op.unrepresentable()};
+      r.not_asked = true;
       return r;
     }
     std::vector<dmlcert_input_binding> inputs;

@@ -13,7 +13,10 @@
 namespace dmlcert::reference {
 
 ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
-  if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
+  // IndexClamped and IndexWrapped describe what a backend did with out-of-range indices (the
+  // behaviour profile); they apply only when some index is out of range.
+  const bool placing = reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
+  if (reading.behaviour != Behaviour::Specified && !placing) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::InputTensor indices(d.indices, b.indices.data);
   const detail::OutputTensor output(d.output, b.output.data);
@@ -23,10 +26,12 @@ ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindin
   // Pass 1: resolve every index (row-major over Output.Sizes == Indices.Sizes).
   std::vector<uint32_t> resolved;
   std::optional<Violation> out_of_range;
+  bool placed = false;  // an out-of-range index placed by the reading
   for_each_coord(d.indices.sizes, [&](const Coord& c) {
     if (out_of_range) return;
     const auto value = integer_value(d.indices.type, indices.at(c));
-    const auto index = value ? resolve_index(*value, axis_size, negative) : std::nullopt;
+    placed |= value && !resolve_index(*value, axis_size, negative);
+    const auto index = value ? resolve_index_as(*value, axis_size, negative, reading.behaviour) : std::nullopt;
     if (!index) {
       out_of_range =
           Violation{"GATHERELEMENTS.INDEX_RANGE",
@@ -39,6 +44,7 @@ ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindin
   });
   if (out_of_range)
     return detail::rejected({*out_of_range}, "index data out of range: " + out_of_range->message);
+  if (placing && !placed) return detail::not_applicable(reading);
 
   // Pass 2: output[c] = input[c with c[axis] = index[c]].
   std::size_t next = 0;

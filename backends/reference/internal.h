@@ -80,10 +80,14 @@ struct ScatterWrite {
   Coord update;  // coordinate in Updates
   Coord output;  // coordinate in Output (and Input)
 };
+// `index_reading` IndexClamped or IndexWrapped places out-of-range indices instead (the behaviour
+// profile); `placed` then says whether any was.
 std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d,
                                                                    const ScatterGeometry& g,
                                                                    FeatureLevel level,
-                                                                   const InputTensor& indices);
+                                                                   const InputTensor& indices,
+                                                                   Behaviour index_reading = Behaviour::Specified,
+                                                                   bool* placed = nullptr);
 
 }  // namespace detail
 }  // namespace dmlcert::reference

@@ -80,6 +80,19 @@ class ReferenceOracle final : public Oracle {
     // Every reading declined (NaN readings of a SUM): the rules give no result for this case.
     return outputs;
   }
+
+  std::vector<Labelled> profile_outputs(const Case& c, const Classification& cls) override {
+    std::vector<Labelled> out;
+    for (const Violation& v : cls.findings) {
+      const Rule* rule = find_rule(v.rule);
+      if (!rule) continue;
+      for (const ProfileReading& p : rule->profile) {
+        std::string ignored;
+        if (auto output = output_under(c, p.reading, &ignored)) out.push_back({std::string(p.label), std::move(*output)});
+      }
+    }
+    return out;
+  }
 };
 
 }  // namespace

@@ -21,7 +21,8 @@ namespace detail {
 std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const ScatterNdDesc& d,
                                                                    const ScatterGeometry& g,
                                                                    FeatureLevel level,
-                                                                   const InputTensor& indices) {
+                                                                   const InputTensor& indices,
+                                                                   Behaviour index_reading, bool* placed) {
   const uint32_t rank = d.input.rank();
   const bool negative = negative_indices_allowed(d.indices.type, level);
   // Updates.Sizes is batch ++ block, right-aligned.
@@ -38,7 +39,8 @@ std::variant<std::vector<ScatterWrite>, Violation> plan_scatter_nd(const Scatter
       at[rank - 1] = j;
       const uint32_t dim = d.input.sizes[g.first_indexed + j];
       const auto value = integer_value(d.indices.type, indices.at(at));
-      const auto index = value ? resolve_index(*value, dim, negative) : std::nullopt;
+      if (placed && value && !resolve_index(*value, dim, negative)) *placed = true;
+      const auto index = value ? resolve_index_as(*value, dim, negative, index_reading) : std::nullopt;
       if (!index) {
         error = Violation{"SCATTERND.INDEX_RANGE",
                           "indices element " + std::to_string(flat_index(at, d.indices.sizes)) + " is " +
@@ -87,14 +89,17 @@ std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> wr
 }  // namespace
 
 ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
-  if (reading.behaviour != Behaviour::Specified && reading.behaviour != Behaviour::NthWriteWins)
+  const bool placing = reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
+  if (reading.behaviour != Behaviour::Specified && reading.behaviour != Behaviour::NthWriteWins && !placing)
     return detail::not_applicable(reading);
   const auto geometry = d.geometry();
   if (!geometry) return detail::rejected({}, "SCATTER_ND without a geometry");  // not reached: validated
   const detail::InputTensor indices(d.indices, b.indices.data);
-  auto planned = detail::plan_scatter_nd(d, *geometry, level, indices);
+  bool placed = false;
+  auto planned = detail::plan_scatter_nd(d, *geometry, level, indices, reading.behaviour, &placed);
   if (auto* error = std::get_if<Violation>(&planned))
     return detail::rejected({*error}, "index data out of range: " + error->message);
+  if (placing && !placed) return detail::not_applicable(reading);
   std::vector<ScatterWrite> writes = std::move(std::get<std::vector<ScatterWrite>>(planned));
   if (reading.behaviour == Behaviour::NthWriteWins) {
     auto kept = nth_writes(std::move(writes), d.output.sizes, reading.nth);

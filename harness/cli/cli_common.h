@@ -25,6 +25,13 @@ inline constexpr const char* kExitStatusHelp =
     "usage error or a malformed case file (the well-formed cases still run), 130 or 143 when stopped\n"
     "by SIGINT or SIGTERM (the reports written so far are marked incomplete).";
 
+inline constexpr const char* kCertifyExitStatusHelp =
+    "Exit status: 0 when the backend is certified for its scope (the operators asked for with --ops,\n"
+    "the cells it claims through implements()), or, with --expect, when every failure is a known one\n"
+    "and no entry has expired; 1 otherwise (a failure, a cell in the scope that did not run, an\n"
+    "incomplete run); 2 for a usage error; 130 or 143 when stopped by SIGINT or SIGTERM (the reports\n"
+    "are written, marked incomplete).";
+
 // A subcommand's callback records its exit status here; main() returns it.
 void set_exit_status(int status);
 int exit_status();
@@ -41,6 +48,10 @@ void add_backend_option(CLI::App& cmd, std::string* spec);
 void add_run_options(CLI::App& cmd, RunOptions* options);
 // Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
+
+// How long `run` watches an isolated backend after each call for a late write (RunOptions::
+// settle_seconds); `replay`, which runs whole corpora, watches a tenth of that.
+inline constexpr double kReplaySettleSeconds = 0.25;
 
 // Every numeric option is checked at the door (docs/design.md, "The command"): a value that is
 // negative, NaN, infinite or out of range is a usage error naming the option and the value, never
@@ -64,6 +75,12 @@ bool parse_shard(const std::string& text, uint32_t* index, uint32_t* count, std:
 // is made now, parents included; without, what was made to find out is removed again.
 bool writable_dir(const std::string& dir, bool create, std::string* why);
 
+// Makes `dir` the repro directory of a run that starts now: created when missing, emptied when an
+// earlier run of dmlcert made it (kReproDirMarker), refused when it holds anything else, so that
+// the files in it are this run's alone. Says why not.
+inline constexpr const char* kReproDirMarker = ".dmlcert-repros";
+bool claim_repro_dir(const std::string& dir, std::string* why);
+
 // A backend spec with a plugin's path made absolute, so that printed commands work from anywhere.
 std::string absolute_spec(const std::string& spec);
 
@@ -76,9 +93,10 @@ struct Backends {
   bool isolated = false;  // under_test runs in a child process
   std::unique_ptr<Backend> open() const;
 };
-// Prints a one-line error to stderr and returns nullopt when a backend cannot be made.
-std::optional<Backends> open_backends(const std::string& spec,
-                                      const plugin::IsolationOptions& isolation = {});
+// Returns nullopt when a backend cannot be made, and says why in *why, or with a one-line error on
+// stderr when why is null.
+std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation = {},
+                                      std::string* why = nullptr);
 
 // Runner::run, with anything the harness itself throws turned into a Failed report.
 CaseReport run_case(Runner& runner, const Case& c);

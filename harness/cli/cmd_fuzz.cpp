@@ -102,11 +102,12 @@ int fuzz(const FuzzArgs& a) {
   }
   // Every destination is checked before the first case, so a run never ends in a file it cannot
   // write (docs/design.md, "The command").
-  if (std::string why; !writable_dir(a.repro_dir, /*create=*/true, &why)) {
+  if (std::string why; !claim_repro_dir(a.repro_dir, &why)) {
     std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
     return kExitUsage;
   }
-  if (std::string why; !can_write_reports(ReportFiles{.json = a.report}, &why)) {
+  if (std::string why;
+      !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why)) {
     std::cerr << "dmlcert fuzz: " << why << "\n";
     return kExitUsage;
   }

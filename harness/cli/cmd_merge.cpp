@@ -45,7 +45,7 @@ int merge(const MergeArgs& a) {
   }
   std::cout << cert::to_text(*merged);
   if (!write_reports(*merged, a.files)) return kExitUsage;
-  return cert::certified(*merged) ? kExitPassed : kExitFailed;
+  return cert::exit_status(*merged);
 }
 
 }  // namespace

@@ -12,9 +12,6 @@ Progress::Progress(std::string what) : what_(std::move(what)), tty_(::isatty(STD
 void Progress::update(uint64_t done, uint64_t total, uint64_t failures, double elapsed, double left) {
   std::lock_guard<std::mutex> guard(lock_);
   const auto now = std::chrono::steady_clock::now();
-  // A terminal redraws four times a second; a log gets a line every 15 s.
-  if (now - last_draw_ < (tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(15000))) return;
-  last_draw_ = now;
   char buf[200];
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   std::snprintf(buf, sizeof buf, "%s: %llu%s cases, %.0f/s, %llu failing, %s", what_.c_str(),
@@ -23,6 +20,10 @@ void Progress::update(uint64_t done, uint64_t total, uint64_t failures, double e
                 left >= 0 ? (std::to_string(static_cast<long long>(left + 0.5)) + " s left").c_str()
                           : (std::to_string(static_cast<long long>(elapsed)) + " s").c_str());
   line_ = buf;
+  // A terminal redraws four times a second; a log gets a line every 15 s, and the last one at the end.
+  drawn_ = now - last_draw_ >= (tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(15000));
+  if (!drawn_) return;
+  last_draw_ = now;
   if (tty_)
     draw_locked();
   else
@@ -44,6 +45,8 @@ void Progress::print(const std::string& block) {
 void Progress::finish() {
   std::lock_guard<std::mutex> guard(lock_);
   if (tty_ && !line_.empty()) std::cerr << "\n";
+  if (!tty_ && !line_.empty() && !drawn_) std::cerr << line_ << "\n";
+  std::cerr << std::flush;
   line_.clear();
 }
 

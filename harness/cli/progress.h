@@ -23,6 +23,7 @@ class Progress {
   void draw_locked();
   std::string what_, line_;
   bool tty_;
+  bool drawn_ = false;  // the latest state has been shown
   std::mutex lock_;
   std::chrono::steady_clock::time_point last_draw_{};
 };

@@ -1,12 +1,17 @@
 #include "certify.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <limits>
 #include <map>
 
+#include "dmlcert/interrupt.h"
+#include "dmlcert/rules.h"
 #include "generators.h"
 #include "sequences.h"
 #include "shape_groups.h"
@@ -22,7 +27,8 @@ using Clock = std::chrono::steady_clock;
 struct Item {
   // Sequence: a family of related cases of one cell, run back to back (sequences.h).
   enum Kind { Corpus, Cell, Rule, Robustness, Sequence } kind;
-  size_t index;  // into corpus cases, report cells or report rules
+  size_t index;  // into corpus cases, report cells (Cell, Sequence) or report rules
+  OpKind op;     // whose timeouts and limits it counts toward
   props::DataMode mode = props::DataMode::Exact;
   int rep = 0;
   std::string key;  // stable and unique: the seed and the repro file name come from it
@@ -76,65 +82,167 @@ Case with_extreme_index(Case c, int rep, const std::string& rule) {
 
 class Certification {
  public:
-  Certification(const CertifyOptions& o, Backend& under_test, Engine& engine)
+  // `under_test` and `engine` are null for a certification that could not start.
+  Certification(const CertifyOptions& o, Backend* under_test, Engine* engine)
       : o_(o), under_test_(under_test), engine_(engine) {}
 
   cert::Report run() {
     plan();
     interleave();
+    for (size_t i = 0; i < items_.size(); ++i) item_by_key_[items_[i].key] = i;
     std::vector<const Item*> mine;
     for (size_t i = 0; i < items_.size(); ++i)
       if (i % o_.shard.count == o_.shard.index) mine.push_back(&items_[i]);
     const auto start = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    double next_checkpoint = o_.checkpoint_seconds;
     for (size_t i = 0; i < mine.size(); ++i) {
-      execute(*mine[i]);
-      if (o_.on_progress) o_.on_progress(i + 1, mine.size(), engine_.failures(), elapsed());
-      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures))
+      if (const std::string why = reason_to_stop(elapsed()); !why.empty()) {
+        report_.stopped = why;
+        for (size_t rest = i; rest < mine.size(); ++rest) not_run(*mine[rest], why);
         break;
+      }
+      if (const std::string why = reason_to_skip(*mine[i]); !why.empty())
+        not_run(*mine[i], why);
+      else
+        execute(*mine[i]);
+      if (o_.on_progress) o_.on_progress(i + 1, mine.size(), engine_->failures(), elapsed());
+      if (o_.stop_after_failures > 0 && engine_->failures() >= static_cast<size_t>(o_.stop_after_failures))
+        break;
+      if (o_.on_checkpoint && elapsed() >= next_checkpoint) {
+        cert::Report snapshot = report_;
+        snapshot.seconds = elapsed();
+        snapshot.stopped = "still running: " + std::to_string(i + 1) + " of " + std::to_string(mine.size()) +
+                           " cases done when this report was written";
+        o_.on_checkpoint(snapshot);
+        next_checkpoint = elapsed() + o_.checkpoint_seconds;
+      }
     }
+    if (auto late = engine_->settle()) count_earlier(*late);
+    if (report_.stopped.empty()) shut_down();
+    const auto catalog_index = [](const std::string& id) {
+      const auto rules = rule_catalog();
+      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) -
+             rules.begin();
+    };
+    std::stable_sort(report_.profile.begin(), report_.profile.end(), [&](const auto& a, const auto& b) {
+      return catalog_index(a.rule) < catalog_index(b.rule);
+    });
     report_.seconds = elapsed();
     report_.recurrence = shapes_.counts();
     return std::move(report_);
   }
 
+  // A certification that could not start: everything planned, nothing run.
+  cert::Report nothing_run(const std::string& backend_name, const std::string& why) {
+    plan();
+    report_.backend_name = backend_name;
+    report_.stopped = why;
+    for (size_t i = 0; i < items_.size(); ++i)
+      if (i % o_.shard.count == o_.shard.index) not_run(items_[i], why);
+    return std::move(report_);
+  }
+
  private:
+  // Why the run must stop before the next case: a stop request, the time limit, or a backend
+  // that keeps hanging.
+  std::string reason_to_stop(double elapsed) const {
+    if (stop_requested()) return interruption();
+    if (o_.time_limit_seconds > 0 && elapsed >= o_.time_limit_seconds)
+      return "stopped at the time limit of " + std::to_string(static_cast<int64_t>(o_.time_limit_seconds)) +
+             " s (--time-limit) before every case had run";
+    if (o_.max_timeouts > 0 && timeouts_ >= o_.max_timeouts)
+      return "stopped after " + std::to_string(timeouts_) +
+             " timeouts and limits (--max-timeouts): the backend hangs or runs away";
+    return {};
+  }
+
+  // Why one item is not run: an earlier timeout (or memory or CPU limit: as costly) in its cell or
+  // rule check, or several in its operator.
+  std::string reason_to_skip(const Item& item) const {
+    if (item.kind != Item::Corpus)
+      if (const auto it = timed_out_.find(entry_of(item)); it != timed_out_.end())
+        return "not run after a " + std::string(name(it->second)) + " in this " +
+               std::string(entry_of(item).first ? "cell" : "rule check");
+    const auto op = static_cast<size_t>(item.op);
+    if (o_.timeouts_per_operator > 0 && timeouts_by_op_[op] >= o_.timeouts_per_operator)
+      return "not run after " + std::to_string(timeouts_by_op_[op]) + " timeouts and limits in " +
+             std::string(name(item.op));
+    return {};
+  }
+
+  void not_run(const Item& item, const std::string& why) {
+    switch (item.kind) {
+      case Item::Corpus: report_.corpus_not_run.add(why); break;
+      case Item::Cell:
+      case Item::Sequence: report_.cells[item.index].not_run.add(why); break;
+      default: report_.rules[item.index].not_run.add(why); break;
+    }
+  }
+
+  // The report entry an item counts towards: (is a cell, index).
+  static std::pair<bool, size_t> entry_of(const Item& item) {
+    return {item.kind == Item::Cell || item.kind == Item::Sequence, item.index};
+  }
+
   void plan() {
     report_.backend = o_.backend;
-    report_.backend_name = under_test_.name();
+    report_.backend_name = under_test_ ? under_test_->name() : "";
     report_.level = o_.level;
-    report_.backend_max_level = under_test_.max_feature_level();
+    report_.backend_max_level = under_test_ ? under_test_->max_feature_level() : o_.level;
     report_.budget = o_.budget.name;
     report_.shards = {o_.shard};
+    report_.seed = o_.seed;
+    report_.dmlcert_version = DMLCERT_VERSION;
+    report_.started = now_utc();
+    report_.scope.asked = o_.ops;
+    for (const SupportCell& cell : support_cells(o_.level)) {
+      if (cell.role != Role::INPUT || !has_op(o_.ops, cell.op)) continue;
+      auto& claims = report_.scope.claims;
+      const bool seen = std::any_of(claims.begin(), claims.end(), [&](const cert::Scope::Claim& c) {
+        return c.op == cell.op && c.function == cell.function && c.type == cell.type;
+      });
+      if (!seen)
+        claims.push_back({cell.op, cell.function, cell.type,
+                          under_test_ && under_test_->implements(cell.op, cell.function, cell.type)});
+    }
     for (size_t i = 0; i < o_.corpus.size(); ++i)
-      items_.push_back({Item::Corpus, i, {}, 0, "corpus/" + std::to_string(i) + "-" + o_.corpus[i].name});
+      items_.push_back({Item::Corpus,
+                        i,
+                        op_kind(o_.corpus[i].op),
+                        {},
+                        0,
+                        "corpus/" + std::to_string(i) + "-" + o_.corpus[i].name});
     constexpr props::DataMode kModes[] = {props::DataMode::Exact, props::DataMode::Random};
     auto mode_word = [](props::DataMode m) { return m == props::DataMode::Exact ? "/exact/" : "/random/"; };
     for (const SupportCell& cell : support_cells(o_.level)) {
       if (!has_op(o_.ops, cell.op)) continue;
       const size_t index = report_.cells.size();
       cell_index_[cert::cell_key(cell)] = index;
-      report_.cells.push_back({cell, {}, {}});
+      report_.cells.push_back({cell, {}, {}, {}});
       for (auto mode : kModes)
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
-          items_.push_back({Item::Cell, index, mode, rep,
+          items_.push_back({Item::Cell, index, cell.op, mode, rep,
                             "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
                             o_.level});
       for (int rep = 0; rep < share(o_.budget.families_per_cell, index); ++rep) {
         const auto mode = kModes[rep % 2];
-        items_.push_back({Item::Sequence, index, mode, rep,
+        items_.push_back({Item::Sequence, index, cell.op, mode, rep,
                           "sequences/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
                           o_.level});
       }
     }
+    // Each rule's operators take turns (rep by rep), so that each is asked to reject it.
     auto add_rules = [&](FeatureLevel level, const std::vector<std::string>& rules, cert::RuleSection section,
                          int reps, const std::string& prefix) {
       for (const std::string& rule : rules) {
         const size_t index = rule_index(rule, section);
+        const auto ops = props::rule_operators(rule, level, section == cert::RuleSection::Invalid, o_.ops);
         for (int rep = 0; rep < reps; ++rep)
           items_.push_back(
               {Item::Rule,
                index,
+               ops.empty() ? op_of_rule(rule) : ops[rep % ops.size()],
                {},
                rep,
                prefix + std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep),
@@ -154,12 +262,17 @@ class Certification {
       const std::string rule = std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
       const size_t index = rule_index(rule, cert::RuleSection::Robustness);
       for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
-        items_.push_back(
-            {Item::Robustness, index, {}, rep, "robustness/" + rule + "/" + std::to_string(rep), o_.level});
+        items_.push_back({Item::Robustness,
+                          index,
+                          op,
+                          {},
+                          rep,
+                          "robustness/" + rule + "/" + std::to_string(rep),
+                          o_.level});
     }
-    // The lower table levels (docs/design.md, "Certification"): a backend certified at L runs cases of
-    // every level up to L, and a table transcribed wrong below L shows only there. Their cells
-    // count towards the same cells of L's table (the tables only grow with the level).
+    // The lower table levels (docs/design.md, "Certification"): a backend certified at L runs
+    // cases of every level up to L, and a table transcribed wrong below L shows only there. Their
+    // cells count towards the same cells of L's table (the tables only grow with the level).
     for (FeatureLevel lower : kTableLevels) {
       if (lower >= table_level(o_.level)) continue;
       const std::string prefix = "levels/" + std::string(name(lower)) + "/";
@@ -169,7 +282,7 @@ class Certification {
         if (!has_op(o_.ops, cell.op) || at == cell_index_.end()) continue;
         for (int rep = 0; rep < share(o_.budget.per_lower_cell, planned++); ++rep) {
           const auto mode = kModes[rep % 2];
-          items_.push_back({Item::Cell, at->second, mode, rep,
+          items_.push_back({Item::Cell, at->second, cell.op, mode, rep,
                             prefix + "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
                             lower});
         }
@@ -185,8 +298,17 @@ class Certification {
   size_t rule_index(const std::string& rule, cert::RuleSection section) {
     for (size_t i = 0; i < report_.rules.size(); ++i)
       if (report_.rules[i].rule == rule && report_.rules[i].section == section) return i;
-    report_.rules.push_back({rule, section, {}, {}});
+    report_.rules.push_back({rule, section, {}, {}, {}});
     return report_.rules.size() - 1;
+  }
+
+  // The operator a rule ID belongs to, by its prefix ("SLICE1.WINDOW_BOUNDS": SLICE1). Shared
+  // tensor rules (T.*) count with the first operator.
+  static OpKind op_of_rule(const std::string& rule) {
+    const std::string prefix = rule.substr(0, rule.find('.'));
+    for (OpKind k : all_ops())
+      if (info(k).rule_prefix == prefix) return k;
+    return all_ops().front();
   }
 
   // Runs the generated items in a deterministic shuffle (ordered by a hash of their keys), after
@@ -211,14 +333,10 @@ class Certification {
       case Item::Cell:
         return props::valid_case_for_cell(report_.cells[item.index].cell, item.level, item.mode);
       case Item::Rule: {
-        // The rule's operators take turns, so that each is asked to reject it.
         const auto& rule = report_.rules[item.index];
-        const bool invalid = rule.section == cert::RuleSection::Invalid;
-        const auto ops = props::rule_operators(rule.rule, item.level, invalid, o_.ops);
-        if (ops.empty()) return std::nullopt;
-        const std::vector<OpKind> one = {ops[static_cast<size_t>(item.rep) % ops.size()]};
-        return invalid ? props::invalid_case(rule.rule, item.level, one)
-                       : props::unspecified_case(rule.rule, item.level, one);
+        return rule.section == cert::RuleSection::Invalid
+                   ? props::invalid_case(rule.rule, item.level, {item.op})
+                   : props::unspecified_case(rule.rule, item.level, {item.op});
       }
       case Item::Robustness: {
         const std::string& key = report_.rules[item.index].rule;  // "<prefix>.INDEX_RANGE.extreme"
@@ -245,7 +363,8 @@ class Certification {
   cert::Counts& counts_of(const Item& item) {
     switch (item.kind) {
       case Item::Corpus: return report_.corpus;
-      case Item::Cell: return report_.cells[item.index].counts;
+      case Item::Cell:
+      case Item::Sequence: return report_.cells[item.index].counts;
       default: return report_.rules[item.index].counts;
     }
   }
@@ -253,7 +372,8 @@ class Certification {
   std::vector<std::string>* repros_of(const Item& item) {
     switch (item.kind) {
       case Item::Corpus: return nullptr;
-      case Item::Cell: return &report_.cells[item.index].repros;
+      case Item::Cell:
+      case Item::Sequence: return &report_.cells[item.index].repros;
       default: return &report_.rules[item.index].repros;
     }
   }
@@ -276,13 +396,20 @@ class Certification {
       work.size = o_.budget.size;
       work.origin = "certify seed=" + std::to_string(seed) + " size=" + std::to_string(o_.budget.size);
     }
-    CaseOutcome out = engine_.run(work);
-    if (!out.generated) {
-      ++counts_of(item)[static_cast<size_t>(Outcome::Skipped)];
+    CaseOutcome out = engine_->run(work);
+    if (out.interrupted) {
+      not_run(item, reason_to_stop(0));
       return;
     }
-    if (out.cls.case_class == CaseClass::Valid) shapes_.add(out.c);
-    record(item.key, out, counts_of(item), repros_of(item));
+    if (!out.generated) {
+      ++counts_of(item)[static_cast<size_t>(Outcome::Skipped)];
+      for (const Failure& f : out.earlier) count_earlier(f);
+      return;
+    }
+    tally(item,
+          {counts_of(item), repros_of(item),
+           item.kind == Item::Corpus ? std::nullopt : std::optional(entry_of(item))},
+          out);
   }
 
   // A family of related cases, back to back in the backend's process, all sampled at one seed.
@@ -292,7 +419,7 @@ class Certification {
     const SupportCell& cell = report_.cells[item.index].cell;
     for (const RelatedCase& member :
          related_cases(cell, item.level, item.mode, o_.budget.size, seed, o_.level)) {
-      if (o_.stop_after_failures > 0 && engine_.failures() >= static_cast<size_t>(o_.stop_after_failures))
+      if (o_.stop_after_failures > 0 && engine_->failures() >= static_cast<size_t>(o_.stop_after_failures))
         return;
       WorkItem work;
       work.key = item.key + "/" + member.name;
@@ -301,46 +428,129 @@ class Certification {
       work.size = member.size;
       work.origin =
           "certify seed=" + std::to_string(seed) + " size=" + std::to_string(member.size) + " " + member.name;
-      CaseOutcome out = engine_.run(work);
+      CaseOutcome out = engine_->run(work);
+      if (out.interrupted) {
+        not_run(item, reason_to_stop(0));
+        return;
+      }
       if (!out.generated) {
         ++report_.cells[item.index].counts[static_cast<size_t>(Outcome::Skipped)];
+        for (const Failure& f : out.earlier) count_earlier(f);
         continue;
       }
+      size_t index = item.index;
       if (out.cls.case_class == CaseClass::Valid) {
-        shapes_.add(out.c);
-        const auto at = cell_index_.find(cert::cell_key(member.cell));
-        cert::CellResult& entry = report_.cells[at == cell_index_.end() ? item.index : at->second];
-        record(work.key, out, entry.counts, &entry.repros);
+        if (const auto at = cell_index_.find(cert::cell_key(member.cell)); at != cell_index_.end())
+          index = at->second;
+        tally(item, {report_.cells[index].counts, &report_.cells[index].repros, std::pair{true, index}}, out);
       } else {
-        const auto section = out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
-                                                                      : cert::RuleSection::Unspecified;
-        cert::RuleResult& entry =
-            report_
-                .rules[rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule, section)];
-        record(work.key, out, entry.counts, &entry.repros);
+        index = rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule,
+                           out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
+                                                                    : cert::RuleSection::Unspecified);
+        tally(item, {report_.rules[index].counts, &report_.rules[index].repros, std::pair{false, index}},
+              out);
       }
+      // A timeout ends the family as it ends its cell.
+      if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) return;
     }
   }
 
-  void record(const std::string& key, const CaseOutcome& out, cert::Counts& counts,
-              std::vector<std::string>* repros) {
-    ++counts[static_cast<size_t>(out.report.outcome)];
-    if (!out.failure) return;
-    const Failure& f = *out.failure;
+  // Where a case counts: its counts, its repro files and its cell or rule check ((is a cell,
+  // index); none for the corpus).
+  struct Entry {
+    cert::Counts& counts;
+    std::vector<std::string>* repros;
+    std::optional<std::pair<bool, size_t>> check;
+  };
+
+  // Counts a case that ran: its outcome, what the backend printed, its behaviour, its shape, a
+  // timeout and a failure, and the late faults it revealed of earlier cases.
+  void tally(const Item& item, const Entry& entry, const CaseOutcome& out) {
+    ++entry.counts[static_cast<size_t>(out.report.outcome)];
+    note_output(out.c.name, out.report.exec);
+    note_behaviour(out);
+    if (out.cls.case_class == CaseClass::Valid) shapes_.add(out.c);
+    if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) {
+      ++timeouts_;
+      ++timeouts_by_op_[static_cast<size_t>(item.op)];
+      if (entry.check) timed_out_.emplace(*entry.check, out.report.outcome);
+    }
+    if (out.failure) record(entry.repros, *out.failure);
+    for (const Failure& f : out.earlier) count_earlier(f);
+  }
+
+  // The backend's end is checked like its calls: a plugin that crashes or hangs when it is
+  // destroyed would take its host application down at exit (robustness check BACKEND.DESTROY).
+  void shut_down() {
+    cert::RuleResult check{"BACKEND.DESTROY", cert::RuleSection::Robustness, {}, {}, {}};
+    const std::string problem = under_test_->shut_down();
+    // Every shard's backend is checked; a clean end counts once, in shard 0, so that merged shard
+    // reports equal the unsharded run.
+    if (problem.empty() && o_.shard.index != 0) return;
+    ++check.counts[static_cast<size_t>(problem.empty() ? Outcome::Passed : Outcome::Crash)];
+    if (!problem.empty())
+      report_.failures.push_back({"robustness/BACKEND.DESTROY", "destroy", Outcome::Crash, problem, "", "",
+                                  "", "unchecked", "", 0, "", 0});
+    report_.rules.push_back(std::move(check));
+  }
+
+  // A late fault of an earlier case counts against that case, not the one that revealed it (a
+  // family's member against its family's cell).
+  void count_earlier(const Failure& f) {
+    auto it = item_by_key_.find(f.key);
+    if (it == item_by_key_.end()) it = item_by_key_.find(f.key.substr(0, f.key.rfind('/')));
+    if (it == item_by_key_.end()) return;
+    cert::Counts& counts = counts_of(items_[it->second]);
+    if (counts[static_cast<size_t>(Outcome::Passed)] > 0) --counts[static_cast<size_t>(Outcome::Passed)];
+    ++counts[static_cast<size_t>(f.outcome)];
+    record(repros_of(items_[it->second]), f);
+  }
+
+  void record(std::vector<std::string>* repros, const Failure& f) {
     if (repros) {
       if (!f.repro.empty()) repros->push_back(f.repro);
       if (!f.shrunk.empty()) repros->push_back(f.shrunk);
       if (!f.sequence.empty()) repros->push_back(f.sequence);
     }
-    report_.failures.push_back({key, out.c.name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
-                                std::string(name(f.confirmation)), f.reproduce, f.seed});
+    report_.failures.push_back({f.key, f.case_name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
+                                std::string(name(f.confirmation)), f.reproduce, f.seed, f.backend_output,
+                                f.backend_output_dropped});
+  }
+
+  // The behaviour profile: what the backend did with each class U rule's cases.
+  void note_behaviour(const CaseOutcome& out) {
+    if (out.report.behaviours.empty()) return;
+    for (const Violation& v : out.cls.findings) {
+      const Rule* rule = find_rule(v.rule);
+      if (!rule || makes_invalid(*rule)) continue;
+      auto& profile = report_.profile;
+      auto it = std::find_if(profile.begin(), profile.end(), [&](const auto& b) { return b.rule == v.rule; });
+      if (it == profile.end()) it = profile.insert(profile.end(), cert::BehaviourCounts{v.rule, 0, {}});
+      ++it->cases;
+      for (const std::string& b : out.report.behaviours) ++it->by_behaviour[b];
+    }
+  }
+
+  // What the backend printed goes to the report, never to dmlcert's own output.
+  void note_output(const std::string& key, const ExecResult& exec) {
+    if (exec.output_text.empty() && exec.output_dropped == 0) return;
+    cert::BackendOutput& o = report_.backend_output;
+    ++o.calls;
+    o.bytes += exec.output_text.size() + exec.output_dropped;
+    if (o.samples.size() < cert::BackendOutput::kSamples)
+      o.samples.push_back({key, exec.output_text, exec.output_dropped});
   }
 
   const CertifyOptions& o_;
-  Backend& under_test_;
-  Engine& engine_;
+  Backend* under_test_;
+  Engine* engine_;
   std::vector<Item> items_;
+  std::map<std::string, size_t> item_by_key_;
   cert::Report report_;
+  int timeouts_ = 0;
+  std::array<int, kOpCount> timeouts_by_op_{};
+  // (is a cell, index) of cells and rule checks with a timeout or a limit, and which.
+  std::map<std::pair<bool, size_t>, Outcome> timed_out_;
   std::map<std::string, size_t> cell_index_;  // cell key -> report_.cells
   ShapeGroups shapes_;
 };
@@ -373,10 +583,8 @@ std::string find_corpus(const std::string& source_corpus) {
 std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
                                               Oracle& oracle, std::string* error) {
   std::unique_ptr<Backend> under_test = open();
-  if (!under_test) {
-    *error = "cannot open the backend " + options.backend;
-    return std::nullopt;
-  }
+  if (!under_test)
+    return stopped_report(options, "", "the backend " + options.backend + " could not be opened");
   EngineOptions eo = options.engine;
   eo.shrink_seconds = options.budget.shrink_seconds;
   eo.max_shrinks = options.budget.max_shrinks;
@@ -389,8 +597,30 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
   CertifyOptions o = options;
   std::erase_if(o.corpus, [&](const Case& c) { return c.level > o.level || !has_op(o.ops, op_kind(c.op)); });
   Engine engine(*under_test, oracle, open, eo);
-  Certification run(o, *under_test, engine);
+  Certification run(o, under_test.get(), &engine);
   return run.run();
+}
+
+std::string now_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+std::string interruption() {
+  const char* sig = sigabbrev_np(stop_signal());
+  return "interrupted by SIG" + std::string(sig ? sig : "?") + " before every case had run";
+}
+
+cert::Report stopped_report(const CertifyOptions& options, const std::string& backend_name,
+                            const std::string& why) {
+  CertifyOptions o = options;
+  std::erase_if(o.corpus, [&](const Case& c) { return c.level > o.level || !has_op(o.ops, op_kind(c.op)); });
+  Certification nothing(o, nullptr, nullptr);
+  return nothing.nothing_run(backend_name, why);
 }
 
 }  // namespace dmlcert::engine

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,10 +25,21 @@ std::optional<Outcome> status(const Counts& c);
 bool is_pass(const Counts& c);  // ran, and every case passed (skipped cases do not count)
 void add(Counts& into, const Counts& from);
 
+// Planned cases that were never run, and why (the first reason that applied): "after a timeout in
+// this cell", "after 3 timeouts in GATHER_ELEMENTS", or why the whole run stopped.
+struct NotRun {
+  uint64_t count = 0;
+  std::string reason;
+  void add(const std::string& why) {
+    if (count++ == 0) reason = why;
+  }
+};
+
 struct CellResult {
   SupportCell cell;
   Counts counts{};
   std::vector<std::string> repros;  // case files of failures, as given to the report
+  NotRun not_run;
 };
 
 enum class RuleSection { Invalid, Unspecified, Robustness };
@@ -38,6 +50,7 @@ struct RuleResult {
   RuleSection section = RuleSection::Invalid;
   Counts counts{};
   std::vector<std::string> repros;
+  NotRun not_run;
 };
 
 struct Failure {
@@ -51,11 +64,72 @@ struct Failure {
   std::string confirmation;  // "reproduced alone", "state-dependent", "not reproduced", "unchecked"
   std::string reproduce;     // the command line
   uint64_t seed = 0;
+  std::string backend_output;           // what the backend printed during the call (capped)
+  uint64_t backend_output_dropped = 0;  // bytes it printed beyond the cap
+};
+
+// What the backend printed (isolated backends: the child's stdout and stderr, never forwarded to
+// dmlcert's own output). Each call keeps the first 64 KiB; the report keeps a few samples.
+struct BackendOutput {
+  struct Sample {
+    std::string where, text;
+    uint64_t dropped = 0;
+  };
+  uint64_t calls = 0;  // calls during which the backend printed anything
+  uint64_t bytes = 0;  // everything it printed, kept or not
+  std::vector<Sample> samples;
+  static constexpr size_t kSamples = 3;
 };
 
 struct Shard {
   uint32_t index = 0, count = 1;
   bool operator==(const Shard&) const = default;
+};
+
+// What a certification covers (docs/design.md, "Scope"): the operators asked for (--ops) and, of
+// their support-table cells, the (operator, function, type) combinations the backend claims
+// through implements(). Cases outside the scope are not failures; every verdict names the scope.
+struct Scope {
+  std::vector<OpKind> asked;  // --ops; empty: every operator
+  struct Claim {
+    OpKind op;
+    std::optional<ReduceFunction> function;
+    DataType type;  // of the operator's main input
+    bool claimed = false;
+  };
+  // Every (operator, function, input type) of the support table at the level, of the operators
+  // asked for, and whether the backend claims it.
+  std::vector<Claim> claims;
+};
+
+// What the backend did with the class U cases of one rule (docs/design.md, "Behaviour profile"):
+// of `cases`, how many it rejected, and how many executed to a result that fits each reading
+// ("clamped", "first write wins", "nan-ignoring", ..., or "other"). A case whose readings agree
+// fits several, so the counts may add up to more than `cases`.
+struct BehaviourCounts {
+  std::string rule;
+  uint64_t cases = 0;
+  std::map<std::string, uint64_t> by_behaviour;
+  // The behaviour every case fits, if one does.
+  std::optional<std::string> every_time() const;
+  bool consistent() const { return every_time().has_value(); }
+};
+
+// A known failure list (--expect) held against the run (docs/design.md, "Expected failures").
+struct ExpectationCheck {
+  std::string file;
+  struct Entry {
+    std::string pattern, reason, expires;  // expires: YYYY-MM-DD, or empty
+    std::vector<std::string> matched;      // the failing keys it covers
+    bool expired = false;
+  };
+  std::vector<Entry> entries;
+  std::vector<std::string> known;       // failing keys some entry covers
+  std::vector<std::string> unexpected;  // failing keys no entry covers: these fail the run
+  // Entries that cover no failing key: what they describe passes now.
+  std::vector<const Entry*> unexpected_passes() const;
+  std::vector<const Entry*> expired() const;
+  bool holds() const { return unexpected.empty() && expired().empty(); }
 };
 
 struct Report {
@@ -67,21 +141,52 @@ struct Report {
   std::string budget;
   std::vector<Shard> shards;  // the shards this report covers (one, or several once merged)
   double seconds = 0;
+  std::string started;          // when the run started, UTC, ISO 8601
+  std::string dmlcert_version;  // of the dmlcert that ran it
+  uint64_t seed = 0;
+  Scope scope;
   std::vector<CellResult> cells;  // every support cell at `level`, in support_cells() order
   std::vector<RuleResult> rules;  // invalid rules, unspecified rules, robustness checks
   Counts corpus{};
+  NotRun corpus_not_run;
   std::vector<Failure> failures;
+  BackendOutput backend_output;
+  std::vector<BehaviourCounts> profile;  // one per class U rule seen, in rule catalog order
+  std::optional<ExpectationCheck> expectations;
+  // Why the run ended before every planned case ran (interrupted, a time limit, the backend stopped
+  // answering or could not be loaded); empty when it ran to the end. Such a report is incomplete
+  // and never certifies. A report written while the run goes on says so here too.
+  std::string stopped;
   engine::ShapeRecurrence recurrence;  // the shapes run more than once (shape_groups.h)
 };
 
 Counts totals(const Report& r);
 // Every shard 0..n-1 of one sharding is present (an unsharded run is 0/1).
 bool complete(const Report& r);
-// The cells that keep the backend from certification at r.level: not passing, or not run.
+// A cell the backend does not claim for any case that reached it: outside the scope.
+bool outside_scope(const CellResult& c);
+// The cells in the scope that keep the backend from certification at r.level: not passing, or
+// not run.
 std::vector<const CellResult*> missing_cells(const Report& r);
-// Certified: complete, the backend claims the level, every cell passes with nothing
-// unimplemented, and no rule check, robustness check or corpus case failed.
+// Certified for its scope: complete, not stopped early, the backend claims the level and at least
+// one cell, every cell in the scope passes, and no rule check, robustness check or corpus case
+// failed.
 bool certified(const Report& r);
+// What a failing cell, rule check or corpus case is called in expectation files and reports:
+// the cell key, "invalid/RULE", "unspecified/RULE", "robustness/CHECK", "corpus/CASE-NAME".
+std::vector<std::string> failing_keys(const Report& r);
+// The scope in words: "all operators", "SLICE (all 11 types)", "SLICE (FLOAT32, FLOAT16),
+// REDUCE (SUM: all 6 types; MAX: FLOAT32)"; "nothing" when the backend claims no cell.
+std::string scope_text(const Report& r);
+// What lies outside it: "SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS not asked for (--ops)",
+// "SLICE on FLOAT64, INT64 not claimed"; empty when nothing does.
+std::string outside_text(const Report& r);
+// The verdict line every format leads with: "CERTIFIED at 5_0 for SLICE (all 11 types)",
+// "CERTIFIED at 5_0 (all operators)", "NOT CERTIFIED at 5_0 for ...: why".
+std::string verdict(const Report& r);
+// The run's exit status for this report: 0 certified (or, with --expect, every failure known and
+// no entry expired), else 1.
+int exit_status(const Report& r);
 // Cases run per cell (every outcome but skipped): the fewest, the median and the most.
 struct CellSpread {
   uint64_t min = 0, median = 0, max = 0;

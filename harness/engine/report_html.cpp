@@ -1,100 +1,208 @@
-// A self-contained HTML page: the verdict, then a coloured matrix with one row per operator
-// (and REDUCE function) row and data type, one column per rank; each cell that did not pass
-// links to its repro files.
+// A self-contained HTML page: the verdict and scope first, then the run's facts, the failures
+// grouped by cause (each with the command that reproduces it and labelled links to its files),
+// the coloured matrix (one row per operator row and type, one column per rank; a cell that did not
+// pass links to its cause), the behaviour profile, the expectations, the rule checks and what the
+// backend printed.
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "markup.h"
 #include "report.h"
 #include "report_matrix.h"
+#include "report_summary.h"
 
 namespace dmlcert::cert {
 namespace {
 
 constexpr const char* kStyle = R"(<style>
-body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{border:1px solid #ccc;
-padding:2px 6px;text-align:center;font-size:12px}th.row,td.row{text-align:left}
+body{font-family:system-ui,sans-serif;margin:1.5em;max-width:80em;color:#222}
+h1{font-size:1.5em;margin:.2em 0}.verdict{padding:.6em 1em;border-radius:6px}
+.yes{background:#dff3df;border:1px solid #8fd18f}.no{background:#fbe3e3;border:1px solid #f08080}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}
+th{background:#f4f4f4}td.l,th.l{text-align:left}td.m{text-align:center;min-width:1.6em}
+dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin:.8em 0}dl.facts dt{font-weight:600}
+dl.facts dd{margin:0}code,pre{background:#f6f6f6;font-size:12px}pre{padding:.4em;overflow-x:auto;white-space:pre-wrap}
 .passed{background:#8fd18f}.failed,.mistrusted{background:#f08080}.crash{background:#b22222;color:#fff}
-.timeout{background:#ff9f40}.oob,.late-write,.limit{background:#9b59b6;color:#fff}.unimplemented{background:#ddd}
-.not-run{background:#fff8c4}.absent{background:#fff}a{color:inherit}
+.timeout{background:#ff9f40}.oob,.late-write,.limit{background:#9b59b6;color:#fff}.unimplemented{background:#e4e4e4}
+.not-run{background:#fff}.stopped{background:#ffe08a}a{color:inherit}.group{border-left:4px solid #f08080;padding-left:.8em;margin:1em 0}
+.legend span{padding:0 .4em;margin-right:.3em;border:1px solid #ccc}
 </style>)";
+
+std::string e(const std::string& s) {
+  return markup_escape(s);
+}
 
 }  // namespace
 
 std::string to_html(const Report& r, const std::string& link_base) {
   std::ostringstream out;
-  bool ok = certified(r);
-  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dmlcert certification: "
-      << markup_escape(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
-  out << "<h1>" << (ok ? "CERTIFIED" : "NOT CERTIFIED") << " at level " << name(r.level) << "</h1>\n";
-  out << "<p>Backend <code>" << markup_escape(r.backend) << "</code> (" << markup_escape(r.backend_name)
-      << ", claims " << name(r.backend_max_level) << "), budget " << markup_escape(r.budget) << ", "
-      << static_cast<int>(r.seconds) << " s.</p>\n<p>";
-  Counts t = totals(r);
+  const bool ok = certified(r);
+  auto link = [&](const std::string& label, const std::string& path) {
+    return "<a href=\"" + e(relative_link(path, link_base)) + "\">" + e(label) + "</a>";
+  };
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << e(verdict(r)) << " — "
+      << e(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
+  out << "<div class=\"verdict " << (ok ? "yes" : "no") << "\"><h1>" << e(verdict(r)) << "</h1>";
+  if (!r.stopped.empty()) out << "<p><strong>Incomplete:</strong> " << e(r.stopped) << "</p>";
+  if (r.expectations) out << "<p>Expectations: " << e(expectations_text(*r.expectations)) << "</p>";
+  out << "</div>\n<dl class=\"facts\">";
+  auto fact = [&](const std::string& term, const std::string& value) {
+    out << "<dt>" << e(term) << "</dt><dd>" << value << "</dd>";
+  };
+  fact("Backend", e(r.backend_name) + " (<code>" + e(r.backend) + "</code>), claims level " +
+                      std::string(name(r.backend_max_level)));
+  fact("Scope", e(scope_text(r)));
+  if (const std::string outside = outside_text(r); !outside.empty()) fact("Outside the scope", e(outside));
+  fact("Level and budget",
+       std::string(name(r.level)) + ", " + e(r.budget) + " budget, seed " + std::to_string(r.seed));
+  fact("Run", e(r.started) + ", " + std::to_string(static_cast<int64_t>(r.seconds)) + " s, dmlcert " +
+                  e(r.dmlcert_version));
+  std::string cases;
+  const Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
     if (t[i])
-      out << "<span class=\"" << name(static_cast<Outcome>(i)) << "\">&nbsp;" << t[i] << ' '
-          << name(static_cast<Outcome>(i)) << "&nbsp;</span> ";
-  out << "</p>\n";
+      cases += "<span class=\"" + std::string(name(static_cast<Outcome>(i))) + "\">&nbsp;" +
+               std::to_string(t[i]) + " " + std::string(name(static_cast<Outcome>(i))) + "&nbsp;</span> ";
+  fact("Cases", cases);
+  out << "</dl>\n";
 
-  std::vector<MatrixRow> rows = build_matrix(r);
+  // Failures by cause, each with an anchor the matrix links to.
+  const auto groups = group_failures(r);
+  std::map<std::string, size_t> group_of_cell;  // cell key -> group number
+  if (!groups.empty()) {
+    out << "<h2>Failures by cause</h2>\n<p>" << r.failures.size() << " failures, " << groups.size()
+        << " causes, most frequent first.</p>\n";
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const FailureGroup& g = groups[gi];
+      out << "<div class=\"group\" id=\"cause-" << gi + 1 << "\"><h3>" << gi + 1 << ". " << e(g.where)
+          << ": <span class=\"" << name(g.outcome) << "\">&nbsp;" << name(g.outcome) << "&nbsp;</span> in "
+          << g.failures.size() << " case" << (g.failures.size() == 1 ? "" : "s") << "</h3>\n<p>" << e(g.cause)
+          << "</p>\n";
+      if (!g.failures.front()->reproduce.empty())
+        out << "<p>Reproduce:</p><pre>" << e(g.failures.front()->reproduce) << "</pre>\n";
+      if (!g.failures.front()->backend_output.empty())
+        out << "<p>The backend printed:</p><pre>" << e(g.failures.front()->backend_output.substr(0, 4096))
+            << "</pre>\n";
+      out << "<table><tr><th class=\"l\">case</th><th>confirmation</th><th class=\"l\">files</th></tr>\n";
+      for (size_t i = 0; i < g.failures.size(); ++i) {
+        const Failure& f = *g.failures[i];
+        if (f.where.starts_with("cells/")) {
+          const std::string rest = f.where.substr(6);
+          // cells/<op>/<role>/<type>/r<rank>/<mode>/<rep>: the cell key is the first four parts.
+          size_t cut = 0;
+          for (int parts = 0; parts < 4 && cut != std::string::npos; ++parts)
+            cut = rest.find('/', cut + (parts ? 1 : 0));
+          group_of_cell.emplace(rest.substr(0, cut), gi + 1);
+        }
+        if (i == 20) {
+          out << "<tr><td class=\"l\" colspan=\"3\">... and " << g.failures.size() - 20
+              << " more (the JSON report lists them all)</td></tr>\n";
+          break;
+        }
+        out << "<tr><td class=\"l\"><code>" << e(f.where) << "</code></td><td>" << e(f.confirmation)
+            << "</td><td class=\"l\">";
+        if (!f.repro.empty()) out << link("case file", f.repro);
+        if (!f.shrunk.empty()) out << " · " << link("shrunk case", f.shrunk);
+        if (!f.sequence.empty()) out << " · " << link("sequence that fails", f.sequence);
+        out << "</td></tr>\n";
+      }
+      out << "</table></div>\n";
+    }
+  }
+
+  out << "<h2>Support matrix at " << name(r.level) << "</h2>\n<p class=\"legend\">";
+  for (const char* word : {"passed", "failed", "crash", "timeout", "oob", "late-write", "limit",
+                           "unimplemented", "mistrusted", "stopped"})
+    out << "<span class=\"" << word << "\">" << word << "</span>";
+  out << " · unimplemented: outside the backend's scope · a cell that did not pass links to its cause</p>\n";
   std::set<uint32_t> ranks;
   for (const CellResult& c : r.cells) ranks.insert(c.cell.rank);
-  out << "<table><tr><th class=\"row\">operator</th><th>type</th>";
+  out << "<table><tr><th class=\"l\">operator</th><th class=\"l\">type</th>";
   for (uint32_t k : ranks) out << "<th>rank " << k << "</th>";
   out << "</tr>\n";
-  for (const MatrixRow& row : rows) {
+  for (const MatrixRow& row : build_matrix(r)) {
     for (const auto& [type, entry] : row.by_type) {
-      out << "<tr><td class=\"row\">" << markup_escape(row.label) << "</td><td>" << name(type) << "</td>";
+      out << "<tr><td class=\"l\">" << e(row.label) << "</td><td class=\"l\">" << name(type) << "</td>";
       for (uint32_t k : ranks) {
         auto it = row.by_type_rank.find({type, k});
         if (it == row.by_type_rank.end()) {
-          out << "<td class=\"absent\"></td>";
+          out << "<td></td>";
           continue;
         }
-        const MatrixEntry& e = it->second;
-        std::string word = status_word(e.counts);
-        out << "<td class=\"" << word << "\" title=\"";
+        const MatrixEntry& m = it->second;
+        const std::string word = status_word(m.counts, m.not_run);
+        out << "<td class=\"m " << word << "\" title=\"";
         for (int i = 0; i < kOutcomeCount; ++i)
-          if (e.counts[i]) out << e.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
+          if (m.counts[i]) out << m.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
+        if (m.not_run) out << m.not_run << " not run";
         out << "\">";
-        if (!e.repros.empty())
-          out << "<a href=\"" << markup_escape(relative_link(e.repros.front(), link_base)) << "\">"
-              << status_letter(e.counts) << "</a>";
+        // The first cell of this (row, type, rank) with a recorded failure names its cause.
+        size_t cause = 0;
+        for (const CellResult& c : r.cells)
+          if (matrix_row(c.cell) == row.label && c.cell.type == type && c.cell.rank == k)
+            if (auto g = group_of_cell.find(cell_key(c.cell)); g != group_of_cell.end()) cause = g->second;
+        if (cause)
+          out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">"
+              << status_letter(m.counts, m.not_run) << "</a>";
         else
-          out << status_letter(e.counts);
-        for (size_t i = 1; i < e.repros.size() && i < 4; ++i)
-          out << " <a href=\"" << markup_escape(relative_link(e.repros[i], link_base)) << "\">" << i + 1
-              << "</a>";
+          out << status_letter(m.counts, m.not_run);
         out << "</td>";
       }
       out << "</tr>\n";
     }
   }
-  out << "</table>\n<h2>Rule checks</h2>\n<table><tr><th>section</th><th "
-         "class=\"row\">rule</th><th>status</th>"
-         "<th>repro</th></tr>\n";
-  for (const RuleResult& rule : r.rules) {
-    std::string word = status_word(rule.counts);
-    out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << markup_escape(rule.rule)
-        << "</td><td class=\"" << word << "\">" << word << "</td><td>";
-    for (size_t i = 0; i < rule.repros.size() && i < 3; ++i)
-      out << "<a href=\"" << markup_escape(relative_link(rule.repros[i], link_base)) << "\">" << i + 1
-          << "</a> ";
-    out << "</td></tr>\n";
-  }
   out << "</table>\n";
-  if (!r.failures.empty()) {
-    out << "<h2>Failures</h2>\n<ul>\n";
-    for (const Failure& f : r.failures) {
-      out << "<li><code>" << markup_escape(f.where) << "</code> <span class=\"" << name(f.outcome) << "\">"
-          << name(f.outcome) << "</span> " << markup_escape(f.detail) << " <a href=\""
-          << markup_escape(relative_link(f.repro, link_base)) << "\">case</a>";
-      if (!f.shrunk.empty())
-        out << " <a href=\"" << markup_escape(relative_link(f.shrunk, link_base)) << "\">shrunk</a>";
-      out << "</li>\n";
+
+  if (!r.profile.empty()) {
+    out << "<h2>Behaviour on unspecified (class U) cases</h2>\n<p>What the backend did where the "
+           "specification "
+           "leaves the result open: rejected, or executed with which reading.</p>\n<table><tr><th "
+           "class=\"l\">rule</th>"
+           "<th class=\"l\">what the backend did (cases)</th></tr>\n";
+    for (const BehaviourCounts& b : r.profile)
+      out << "<tr><td class=\"l\">" << e(b.rule) << "</td><td class=\"l\">" << e(profile_text(b))
+          << "</td></tr>\n";
+    out << "</table>\n";
+  }
+
+  if (r.expectations) {
+    out << "<h2>Expectations (" << e(r.expectations->file) << ")</h2>\n<table><tr><th class=\"l\">entry</th>"
+        << "<th class=\"l\">reason</th><th>expires</th><th class=\"l\">now</th></tr>\n";
+    for (const auto& entry : r.expectations->entries)
+      out << "<tr><td class=\"l\"><code>" << e(entry.pattern) << "</code></td><td class=\"l\">"
+          << e(entry.reason) << "</td><td>" << e(entry.expires) << "</td><td class=\"l\">"
+          << (entry.expired           ? "expired"
+              : entry.matched.empty() ? "passes: remove the entry"
+                                      : "still failing (" + std::to_string(entry.matched.size()) + ")")
+          << "</td></tr>\n";
+    out << "</table>\n";
+  }
+
+  size_t passing = 0;
+  std::ostringstream rows;
+  for (const RuleResult& rule : r.rules) {
+    const std::string word = status_word(rule.counts, rule.not_run.count);
+    if (word == "passed") {
+      ++passing;
+      continue;
     }
-    out << "</ul>\n";
+    rows << "<tr><td>" << name(rule.section) << "</td><td class=\"l\">" << e(rule.rule)
+         << "</td><td class=\"m " << word << "\">" << word << "</td></tr>\n";
+  }
+  out << "<h2>Rule checks</h2>\n<p>" << passing << " of " << r.rules.size() << " passed"
+      << (passing == r.rules.size() ? "." : "; the others:") << "</p>\n";
+  if (passing != r.rules.size())
+    out << "<table><tr><th>section</th><th class=\"l\">rule</th><th>status</th></tr>\n"
+        << rows.str() << "</table>\n";
+
+  if (r.backend_output.calls) {
+    out << "<h2>What the backend printed</h2>\n<p>" << r.backend_output.bytes << " bytes in "
+        << r.backend_output.calls << " calls; the first 64 KiB of a call are kept. Samples:</p>\n";
+    for (const auto& sample : r.backend_output.samples)
+      out << "<p><code>" << e(sample.where) << "</code> (" << sample.dropped
+          << " bytes more not kept)</p><pre>" << e(sample.text.substr(0, 2048))
+          << (sample.text.size() > 2048 ? "\n..." : "") << "</pre>\n";
   }
   out << "</body></html>\n";
   return out.str();

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.h"
+#include "report_matrix.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -23,9 +24,16 @@ Counts counts_from(const json& j) {
   return c;
 }
 
-std::string status_name(const Counts& c) {
-  auto s = status(c);
-  return s ? std::string(name(*s)) : "not-run";
+void put_not_run(json& j, const NotRun& n) {
+  if (n.count) j["not_run"] = {{"count", n.count}, {"reason", n.reason}};
+}
+NotRun not_run_from(const json& j) {
+  NotRun n;
+  if (j.contains("not_run")) {
+    n.count = j["not_run"].at("count").get<uint64_t>();
+    n.reason = j["not_run"].at("reason").get<std::string>();
+  }
+  return n;
 }
 
 template <class T, class F>
@@ -55,12 +63,27 @@ std::string to_json(const Report& r) {
   j["shards"] = json::array();
   for (const Shard& s : r.shards) j["shards"].push_back({{"index", s.index}, {"count", s.count}});
   j["seconds"] = r.seconds;
+  j["started"] = r.started;
+  j["dmlcert_version"] = r.dmlcert_version;
+  j["seed"] = r.seed;
+  j["verdict"] = verdict(r);
+  j["scope"] = {{"summary", scope_text(r)},
+                {"outside", outside_text(r)},
+                {"asked", json::array()},
+                {"claims", json::array()}};
+  for (OpKind k : r.scope.asked) j["scope"]["asked"].push_back(std::string(name(k)));
+  for (const Scope::Claim& c : r.scope.claims)
+    j["scope"]["claims"].push_back({{"op", std::string(name(c.op))},
+                                    {"function", c.function ? json(name(*c.function)) : json(nullptr)},
+                                    {"type", std::string(name(c.type))},
+                                    {"claimed", c.claimed}});
+  j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
   j["totals"] = counts_json(totals(r));
   json missing = json::array();
   for (const CellResult* c : missing_cells(r))
-    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_name(c->counts)}});
+    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_word(c->counts, c->not_run.count)}});
   j["missing_cells"] = missing;
   j["cells"] = json::array();
   for (const CellResult& c : r.cells) {
@@ -70,19 +93,53 @@ std::string to_json(const Report& r) {
                  {"role", std::string(name(c.cell.role))},
                  {"type", std::string(name(c.cell.type))},
                  {"rank", c.cell.rank},
-                 {"status", status_name(c.counts)},
+                 {"status", status_word(c.counts, c.not_run.count)},
                  {"counts", counts_json(c.counts)},
                  {"repros", c.repros}};
+    put_not_run(cell, c.not_run);
     j["cells"].push_back(cell);
   }
   j["rules"] = json::array();
-  for (const RuleResult& rule : r.rules)
-    j["rules"].push_back({{"rule", rule.rule},
-                          {"section", std::string(name(rule.section))},
-                          {"status", status_name(rule.counts)},
-                          {"counts", counts_json(rule.counts)},
-                          {"repros", rule.repros}});
-  j["corpus"] = {{"status", status_name(r.corpus)}, {"counts", counts_json(r.corpus)}};
+  for (const RuleResult& rule : r.rules) {
+    json x = {{"rule", rule.rule},
+              {"section", std::string(name(rule.section))},
+              {"status", status_word(rule.counts, rule.not_run.count)},
+              {"counts", counts_json(rule.counts)},
+              {"repros", rule.repros}};
+    put_not_run(x, rule.not_run);
+    j["rules"].push_back(x);
+  }
+  j["corpus"] = {{"status", status_word(r.corpus, r.corpus_not_run.count)},
+                 {"counts", counts_json(r.corpus)}};
+  put_not_run(j["corpus"], r.corpus_not_run);
+  j["behaviour_profile"] = json::array();
+  for (const BehaviourCounts& b : r.profile)
+    j["behaviour_profile"].push_back({{"rule", b.rule},
+                                      {"cases", b.cases},
+                                      {"behaviours", b.by_behaviour},
+                                      {"same_every_time", b.consistent()}});
+  if (r.expectations) {
+    const ExpectationCheck& e = *r.expectations;
+    json entries = json::array();
+    for (const auto& entry : e.entries)
+      entries.push_back({{"pattern", entry.pattern},
+                         {"reason", entry.reason},
+                         {"expires", entry.expires.empty() ? json(nullptr) : json(entry.expires)},
+                         {"expired", entry.expired},
+                         {"matched", entry.matched},
+                         {"unexpected_pass", entry.matched.empty()}});
+    j["expectations"] = {{"file", e.file},
+                         {"holds", e.holds()},
+                         {"known_failures", e.known},
+                         {"new_failures", e.unexpected},
+                         {"entries", entries}};
+  }
+  j["exit_status"] = exit_status(r);
+  j["backend_output"] = {
+      {"calls", r.backend_output.calls}, {"bytes", r.backend_output.bytes}, {"samples", json::array()}};
+  for (const auto& sample : r.backend_output.samples)
+    j["backend_output"]["samples"].push_back(
+        {{"where", sample.where}, {"text", sample.text}, {"dropped_bytes", sample.dropped}});
   const CellSpread spread = cases_per_cell(r);
   j["cases_per_cell"] = {{"min", spread.min}, {"median", spread.median}, {"max", spread.max}};
   for (const auto& [key, field] : engine::kShapeRecurrenceFields)
@@ -98,8 +155,11 @@ std::string to_json(const Report& r) {
                              {"sequence", f.sequence},
                              {"confirmation", f.confirmation},
                              {"reproduce", f.reproduce},
-                             {"seed", f.seed}});
-  return j.dump(2) + "\n";
+                             {"seed", f.seed},
+                             {"backend_output", f.backend_output},
+                             {"backend_output_dropped_bytes", f.backend_output_dropped}});
+  // What a backend printed may not be UTF-8: replaced, never a reason to lose the report.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::optional<Report> report_from_json(const std::string& text, std::string* error) {
@@ -117,6 +177,27 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     for (const json& s : j.at("shards"))
       r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);
+    if (j.contains("stopped") && j["stopped"].is_string()) r.stopped = j["stopped"].get<std::string>();
+    r.started = j.value("started", "");
+    r.dmlcert_version = j.value("dmlcert_version", "");
+    r.seed = j.value("seed", uint64_t{0});
+    if (j.contains("scope")) {
+      for (const json& k : j["scope"].value("asked", json::array()))
+        r.scope.asked.push_back(parse_enum<OpKind>(k.get<std::string>(), parse_op, "operator"));
+      for (const json& c : j["scope"].value("claims", json::array())) {
+        Scope::Claim claim{parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator"),
+                           std::nullopt,
+                           parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type"),
+                           c.at("claimed").get<bool>()};
+        if (!c.at("function").is_null())
+          claim.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(),
+                                                      parse_reduce_function, "function");
+        r.scope.claims.push_back(claim);
+      }
+    }
+    for (const json& b : j.value("behaviour_profile", json::array()))
+      r.profile.push_back({b.at("rule").get<std::string>(), b.value("cases", uint64_t{0}),
+                           b.at("behaviours").get<std::map<std::string, uint64_t>>()});
     for (const json& c : j.at("cells")) {
       CellResult cell;
       cell.cell.op = parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator");
@@ -128,6 +209,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       cell.cell.rank = c.at("rank").get<uint32_t>();
       cell.counts = counts_from(c.at("counts"));
       cell.repros = c.at("repros").get<std::vector<std::string>>();
+      cell.not_run = not_run_from(c);
       r.cells.push_back(std::move(cell));
     }
     for (const json& x : j.at("rules")) {
@@ -136,9 +218,19 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       rule.section = parse_enum<RuleSection>(x.at("section").get<std::string>(), parse_section, "section");
       rule.counts = counts_from(x.at("counts"));
       rule.repros = x.at("repros").get<std::vector<std::string>>();
+      rule.not_run = not_run_from(x);
       r.rules.push_back(std::move(rule));
     }
     r.corpus = counts_from(j.at("corpus").at("counts"));
+    r.corpus_not_run = not_run_from(j.at("corpus"));
+    if (j.contains("backend_output")) {
+      const json& o = j["backend_output"];
+      r.backend_output.calls = o.value("calls", uint64_t{0});
+      r.backend_output.bytes = o.value("bytes", uint64_t{0});
+      for (const json& sample : o.value("samples", json::array()))
+        r.backend_output.samples.push_back({sample.value("where", ""), sample.value("text", ""),
+                                            sample.value("dropped_bytes", uint64_t{0})});
+    }
     if (j.contains("shape_groups"))
       for (const auto& [key, field] : engine::kShapeRecurrenceFields)
         r.recurrence.*field = j.at("shape_groups").value(key, uint64_t{0});
@@ -154,6 +246,8 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       failure.confirmation = f.value("confirmation", "");
       failure.reproduce = f.value("reproduce", "");
       failure.seed = f.at("seed").get<uint64_t>();
+      failure.backend_output = f.value("backend_output", "");
+      failure.backend_output_dropped = f.value("backend_output_dropped_bytes", uint64_t{0});
       r.failures.push_back(std::move(failure));
     }
     return r;

@@ -1,7 +1,10 @@
-// JUnit XML for CI dashboards: one testsuite per section, one testcase per support-table cell
-// and per rule; a cell or rule that did not pass is a <failure> naming its repro files.
+// JUnit XML for CI dashboards: one testsuite per section, one testcase per support-table cell and
+// per rule check. A cell or check that did not pass is a <failure> with the command that
+// reproduces it; one outside the scope, not run, or a known failure (--expect) is <skipped>,
+// saying which.
 #include <sstream>
 
+#include "expectations.h"
 #include "markup.h"
 #include "report.h"
 #include "report_matrix.h"
@@ -10,16 +13,40 @@ namespace dmlcert::cert {
 namespace {
 
 struct Entry {
+  std::string key;  // as failing_keys() names it
   std::string name;
   Counts counts;
-  const std::vector<std::string>* repros;
+  const NotRun* not_run;
+  bool outside_scope = false;
 };
 
-void suite(std::ostringstream& out, const std::string& suite_name, const std::vector<Entry>& entries) {
+// The failures recorded for a key: a cell's cases are "cells/<key>/...", a rule check's
+// "<section>/<rule>/...".
+std::vector<const Failure*> failures_of(const Report& r, const std::string& key) {
+  std::vector<const Failure*> out;
+  const std::string prefix = (key.find('/') != std::string::npos && !key.starts_with("invalid/") &&
+                                      !key.starts_with("unspecified/") && !key.starts_with("robustness/")
+                                  ? "cells/"
+                                  : "") +
+                             key + "/";
+  for (const Failure& f : r.failures)
+    if (f.where.starts_with(prefix) || f.where == key) out.push_back(&f);
+  return out;
+}
+
+const ExpectationCheck::Entry* known(const Report& r, const std::string& key) {
+  if (!r.expectations) return nullptr;
+  for (const auto& e : r.expectations->entries)
+    if (glob_match(e.pattern, key)) return &e;
+  return nullptr;
+}
+
+void suite(std::ostringstream& out, const Report& r, const std::string& suite_name,
+           const std::vector<Entry>& entries) {
   size_t failures = 0, skipped = 0;
   for (const Entry& e : entries) {
     auto s = status(e.counts);
-    if (!s)
+    if (!s || e.outside_scope || known(r, e.key))
       ++skipped;
     else if (*s != Outcome::Passed)
       ++failures;
@@ -35,16 +62,29 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
       continue;
     }
     out << ">\n";
-    if (!s) {
-      out << "      <skipped message=\"not run in this shard\"/>\n";
+    if (e.outside_scope) {
+      out << "      <skipped message=\"outside the scope: the backend does not claim this cell\"/>\n";
+    } else if (!s) {
+      out << "      <skipped message=\""
+          << markup_escape(e.not_run->count ? "not run: " + e.not_run->reason : "not run in this shard")
+          << "\"/>\n";
+    } else if (const auto* k = known(r, e.key)) {
+      out << "      <skipped message=\"" << markup_escape("known failure (" + k->pattern + "): " + k->reason)
+          << "\"/>\n";
     } else {
       std::string counts;
       for (int i = 0; i < kOutcomeCount; ++i)
         if (e.counts[i])
           counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
-      out << "      <failure type=\"" << name(*s) << "\" message=\"" << name(*s) << ": "
-          << markup_escape(counts) << "\">";
-      for (const std::string& repro : *e.repros) out << markup_escape("repro: " + repro) << "\n";
+      const auto fs = failures_of(r, e.key);
+      out << "      <failure type=\"" << name(*s) << "\" message=\""
+          << markup_escape(std::string(name(*s)) + ": " + counts +
+                           (fs.empty() ? "" : "- " + fs.front()->detail))
+          << "\">";
+      for (const Failure* f : fs) {
+        out << markup_escape(f->where + ": " + f->detail) << "\n";
+        if (!f->reproduce.empty()) out << markup_escape("  reproduce: " + f->reproduce) << "\n";
+      }
       out << "</failure>\n";
     }
     out << "    </testcase>\n";
@@ -56,20 +96,20 @@ void suite(std::ostringstream& out, const std::string& suite_name, const std::ve
 
 std::string to_junit(const Report& r) {
   std::ostringstream out;
-  Counts t = totals(r);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"dmlcert certify " << markup_escape(r.backend_name) << " level " << name(r.level)
-      << "\" time=\"" << r.seconds << "\">\n";
+  out << "<testsuites name=\"" << markup_escape("dmlcert certify: " + verdict(r)) << "\" time=\"" << r.seconds
+      << "\">\n";
   std::vector<Entry> cells, rules[3];
-  for (const CellResult& c : r.cells) cells.push_back({cell_key(c.cell), c.counts, &c.repros});
-  suite(out, "cells", cells);
+  for (const CellResult& c : r.cells)
+    cells.push_back({cell_key(c.cell), cell_key(c.cell), c.counts, &c.not_run, outside_scope(c)});
+  suite(out, r, "cells", cells);
   for (const RuleResult& rule : r.rules)
-    rules[static_cast<int>(rule.section)].push_back({rule.rule, rule.counts, &rule.repros});
+    rules[static_cast<int>(rule.section)].push_back(
+        {std::string(name(rule.section)) + "/" + rule.rule, rule.rule, rule.counts, &rule.not_run});
   for (RuleSection s : {RuleSection::Invalid, RuleSection::Unspecified, RuleSection::Robustness})
-    if (!rules[static_cast<int>(s)].empty()) suite(out, std::string(name(s)), rules[static_cast<int>(s)]);
-  static const std::vector<std::string> kNone;
-  if (status(r.corpus)) suite(out, "corpus", {{"corpus replay", r.corpus, &kNone}});
-  (void)t;
+    if (!rules[static_cast<int>(s)].empty()) suite(out, r, std::string(name(s)), rules[static_cast<int>(s)]);
+  if (status(r.corpus) || r.corpus_not_run.count)
+    suite(out, r, "corpus", {{"corpus", "corpus replay", r.corpus, &r.corpus_not_run}});
   out << "</testsuites>\n";
   return out.str();
 }

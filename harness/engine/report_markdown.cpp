@@ -1,26 +1,44 @@
-// The Markdown report for people: verdict, the matrix (worst status per operator row and type),
-// then every cell and rule that did not pass with links to its repro files.
+// The Markdown report for people (a pull request, a wiki page): the verdict and scope, the run's
+// facts, the matrix (worst status per operator row and type), failures grouped by cause with the
+// command that reproduces each, the behaviour profile, the expectations and the rule checks.
 #include <sstream>
 
 #include "report.h"
 #include "report_matrix.h"
+#include "report_summary.h"
 
 namespace dmlcert::cert {
+namespace {
+
+// A table cell's text: pipes and line breaks would end the cell.
+std::string cell_text(std::string s) {
+  for (char& ch : s)
+    if (ch == '|' || ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
+}  // namespace
 
 std::string to_markdown(const Report& r, const std::string& link_base) {
   std::ostringstream out;
-  out << "# dmlcert certification: " << r.backend_name << "\n\n";
-  out << "- Backend: `" << r.backend << "` (claims level " << name(r.backend_max_level) << ")\n";
-  out << "- Level: " << name(r.level) << ", budget: " << r.budget << ", time: " << static_cast<int>(r.seconds)
-      << " s\n";
-  out << "- Verdict: **" << (certified(r) ? "CERTIFIED" : "NOT CERTIFIED") << "**\n\n";
+  out << "# " << verdict(r) << "\n\n";
+  if (!r.stopped.empty()) out << "**Incomplete:** " << r.stopped << "\n\n";
+  out << "- Backend: " << r.backend_name << " (`" << r.backend << "`, claims level "
+      << name(r.backend_max_level) << ")\n";
+  out << "- Scope: " << scope_text(r) << "\n";
+  if (const std::string outside = outside_text(r); !outside.empty())
+    out << "- Outside the scope: " << outside << "\n";
+  out << "- Level " << name(r.level) << ", budget " << r.budget << ", seed " << r.seed << ", started "
+      << r.started << ", " << static_cast<int64_t>(r.seconds) << " s, dmlcert " << r.dmlcert_version << "\n";
   Counts t = totals(r);
-  out << "| outcome | cases |\n|---|---|\n";
+  out << "- Cases:";
   for (int i = 0; i < kOutcomeCount; ++i)
-    if (t[i]) out << "| " << name(static_cast<Outcome>(i)) << " | " << t[i] << " |\n";
-  out << "\n## Support matrix\n\nP passed, F failed, C crash, T timeout, O oob, U unimplemented, M "
-         "mistrusted, "
-         "- not run; empty: not in the support table.\n\n| operator |";
+    if (t[i]) out << ' ' << t[i] << ' ' << name(static_cast<Outcome>(i)) << ',';
+  out.seekp(-1, std::ios_base::cur);
+  out << "\n";
+  if (r.expectations) out << "- Expectations: " << cell_text(expectations_text(*r.expectations)) << "\n";
+
+  out << "\n## Support matrix\n\n" << kStatusLegend << "; empty: not in the support table.\n\n| operator |";
   for (DataType dt : kAllDataTypes) out << ' ' << short_type(dt) << " |";
   out << "\n|---|";
   for (int i = 0; i < kDataTypeCount; ++i) out << ":-:|";
@@ -30,36 +48,47 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     for (DataType dt : kAllDataTypes) {
       auto it = row.by_type.find(dt);
       out << ' '
-          << (it == row.by_type.end() ? std::string() : std::string(1, status_letter(it->second.counts)))
+          << (it == row.by_type.end() ? std::string()
+                                      : std::string(1, status_letter(it->second.counts, it->second.not_run)))
           << " |";
     }
     out << "\n";
   }
-  auto link = [&](const std::string& p) { return "[" + p + "](" + relative_link(p, link_base) + ")"; };
-  auto missing = missing_cells(r);
-  if (!missing.empty()) {
-    out << "\n## Cells that do not pass (" << missing.size() << ")\n\n";
-    for (const CellResult* c : missing) {
-      out << "- `" << cell_key(c->cell) << "`: " << status_word(c->counts);
-      for (size_t i = 0; i < c->repros.size() && i < 3; ++i) out << (i ? ", " : " — ") << link(c->repros[i]);
+  auto link = [&](const std::string& label, const std::string& p) {
+    return "[" + label + "](" + relative_link(p, link_base) + ")";
+  };
+
+  const auto groups = group_failures(r);
+  if (!groups.empty()) {
+    out << "\n## Failures by cause (" << r.failures.size() << " failures, " << groups.size()
+        << " causes)\n\n";
+    for (const FailureGroup& g : groups) {
+      const Failure& first = *g.failures.front();
+      out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size() << ")\n\n"
+          << cell_text(g.cause) << "\n\n";
+      if (!first.reproduce.empty()) out << "```sh\n" << first.reproduce << "\n```\n\n";
+      for (size_t i = 0; i < g.failures.size() && i < 5; ++i) {
+        const Failure& f = *g.failures[i];
+        out << "- `" << f.where << "` " << f.confirmation;
+        if (!f.repro.empty()) out << " — " << link("case file", f.repro);
+        if (!f.shrunk.empty()) out << ", " << link("shrunk case", f.shrunk);
+        if (!f.sequence.empty()) out << ", " << link("sequence", f.sequence);
+        out << "\n";
+      }
+      if (g.failures.size() > 5) out << "- ... and " << g.failures.size() - 5 << " more (JSON report)\n";
       out << "\n";
     }
+  }
+  if (!r.profile.empty()) {
+    out << "\n## Behaviour on unspecified (class U) cases\n\n| rule | what the backend did |\n|---|---|\n";
+    for (const BehaviourCounts& b : r.profile) out << "| " << b.rule << " | " << profile_text(b) << " |\n";
   }
   out << "\n## Rule checks\n\n| section | rule | status | cases |\n|---|---|---|---|\n";
   for (const RuleResult& rule : r.rules) {
     uint64_t n = 0;
     for (uint64_t k : rule.counts) n += k;
-    out << "| " << name(rule.section) << " | " << rule.rule << " | " << status_word(rule.counts);
-    if (!rule.repros.empty()) out << " " << link(rule.repros.front());
-    out << " | " << n << " |\n";
-  }
-  if (!r.failures.empty()) {
-    out << "\n## Failures\n\n";
-    for (const Failure& f : r.failures) {
-      out << "- `" << f.where << "` " << name(f.outcome) << ": " << f.detail << " — " << link(f.repro);
-      if (!f.shrunk.empty()) out << " (shrunk: " << link(f.shrunk) << ")";
-      out << "\n";
-    }
+    out << "| " << name(rule.section) << " | " << rule.rule << " | "
+        << status_word(rule.counts, rule.not_run.count) << " | " << n << " |\n";
   }
   return out.str();
 }

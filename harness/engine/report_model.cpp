@@ -1,6 +1,7 @@
 // The certification verdict and the keys and rows shared by every report format.
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "report.h"
 
@@ -12,6 +13,10 @@ constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout,       Ou
                                  Outcome::Mistrusted, Outcome::Unimplemented, Outcome::Passed};
 uint64_t n(const Counts& c, Outcome o) {
   return c[static_cast<size_t>(o)];
+}
+void merge_not_run(NotRun& into, const NotRun& from) {
+  if (into.count == 0) into.reason = from.reason;
+  into.count += from.count;
 }
 }  // namespace
 
@@ -55,21 +60,191 @@ bool complete(const Report& r) {
   return std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
 }
 
+bool outside_scope(const CellResult& c) {
+  return status(c.counts) == Outcome::Unimplemented && n(c.counts, Outcome::Passed) == 0 &&
+         c.not_run.count == 0;
+}
+
 std::vector<const CellResult*> missing_cells(const Report& r) {
   std::vector<const CellResult*> out;
   for (const auto& c : r.cells)
-    if (!is_pass(c.counts)) out.push_back(&c);
+    if (!is_pass(c.counts) && !outside_scope(c)) out.push_back(&c);
   return out;
 }
 
+namespace {
+bool failing(const Counts& c, const NotRun& not_run) {
+  auto s = status(c);
+  return (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) || (!s && not_run.count);
+}
+bool claims_anything(const Report& r) {
+  return std::any_of(r.scope.claims.begin(), r.scope.claims.end(), [](const auto& c) { return c.claimed; });
+}
+}  // namespace
+
 bool certified(const Report& r) {
-  if (!complete(r) || r.backend_max_level < r.level || !missing_cells(r).empty()) return false;
-  for (const auto& rule : r.rules) {
-    auto s = status(rule.counts);
-    if (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) return false;
+  if (!complete(r) || !r.stopped.empty() || r.backend_max_level < r.level || !missing_cells(r).empty() ||
+      !claims_anything(r))
+    return false;
+  for (const auto& rule : r.rules)
+    if (failing(rule.counts, rule.not_run)) return false;
+  return !failing(r.corpus, r.corpus_not_run);
+}
+
+std::vector<std::string> failing_keys(const Report& r) {
+  std::vector<std::string> keys;
+  for (const CellResult* c : missing_cells(r)) keys.push_back(cell_key(c->cell));
+  for (const auto& rule : r.rules)
+    if (failing(rule.counts, rule.not_run)) keys.push_back(std::string(name(rule.section)) + "/" + rule.rule);
+  for (const Failure& f : r.failures)
+    if (f.where.starts_with("corpus/")) {
+      const std::string key = "corpus/" + f.case_name;
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  return keys;
+}
+
+namespace {
+
+// "FLOAT32, FLOAT16" or "all 11 types" (of `of` the table has).
+std::string types_text(const std::vector<DataType>& types, size_t of) {
+  if (types.size() == of) return "all " + std::to_string(of) + " types";
+  std::string s;
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(name(t));
+  return s;
+}
+
+struct OpClaims {
+  OpKind op;
+  // Per function (nullopt for other operators): the types the table has and those claimed.
+  std::vector<std::tuple<std::optional<ReduceFunction>, std::vector<DataType>, std::vector<DataType>>> rows;
+};
+
+std::vector<OpClaims> claims_by_op(const Scope& scope) {
+  std::vector<OpClaims> out;
+  for (const Scope::Claim& c : scope.claims) {
+    if (out.empty() || out.back().op != c.op) out.push_back({c.op, {}});
+    auto& rows = out.back().rows;
+    if (rows.empty() || std::get<0>(rows.back()) != c.function)
+      rows.emplace_back(c.function, std::vector<DataType>{}, std::vector<DataType>{});
+    std::get<1>(rows.back()).push_back(c.type);
+    if (c.claimed) std::get<2>(rows.back()).push_back(c.type);
   }
-  auto s = status(r.corpus);
-  return !s || *s == Outcome::Passed || *s == Outcome::Unimplemented;
+  return out;
+}
+
+bool asked(const Scope& scope, OpKind op) {
+  return scope.asked.empty() || std::find(scope.asked.begin(), scope.asked.end(), op) != scope.asked.end();
+}
+
+}  // namespace
+
+std::string scope_text(const Report& r) {
+  const auto ops = claims_by_op(r.scope);
+  bool everything = r.scope.asked.empty() && !ops.empty();
+  std::string out;
+  for (const OpClaims& o : ops) {
+    std::string functions;
+    size_t claimed_rows = 0;
+    bool whole = true;
+    for (const auto& [function, table, claimed] : o.rows) {
+      whole &= claimed.size() == table.size();
+      if (claimed.empty()) continue;
+      ++claimed_rows;
+      const std::string types = types_text(claimed, table.size());
+      functions += (functions.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
+    }
+    everything &= whole;
+    if (claimed_rows == 0) continue;
+    if (whole && o.rows.size() > 1) functions = "all " + std::to_string(o.rows.size()) + " functions";
+    out += (out.empty() ? "" : ", ") + std::string(name(o.op)) + " (" + functions + ")";
+  }
+  if (everything &&
+      ops.size() == static_cast<size_t>(std::count_if(all_ops().begin(), all_ops().end(),
+                                                      [&](OpKind k) { return r.level >= introduced_at(k); })))
+    return "all operators";
+  return out.empty() ? "nothing" : out;
+}
+
+std::string outside_text(const Report& r) {
+  std::vector<std::string> parts;
+  std::string not_asked;
+  for (OpKind k : all_ops())
+    if (r.level >= introduced_at(k) && !asked(r.scope, k))
+      not_asked += (not_asked.empty() ? "" : ", ") + std::string(name(k));
+  if (!not_asked.empty()) parts.push_back(not_asked + " not asked for (--ops)");
+  for (const OpClaims& o : claims_by_op(r.scope)) {
+    std::string missing;
+    size_t missing_rows = 0;
+    for (const auto& [function, table, claimed] : o.rows) {
+      if (claimed.size() == table.size()) continue;
+      ++missing_rows;
+      std::vector<DataType> rest;
+      for (DataType t : table)
+        if (std::find(claimed.begin(), claimed.end(), t) == claimed.end()) rest.push_back(t);
+      const std::string types = types_text(rest, table.size());
+      missing += (missing.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
+    }
+    if (missing_rows == 0) continue;
+    if (missing_rows == o.rows.size() &&
+        std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) { return std::get<2>(row).empty(); }))
+      parts.push_back(std::string(name(o.op)) + " not claimed");
+    else
+      parts.push_back(std::string(name(o.op)) + " (" + missing + ") not claimed");
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+std::string verdict(const Report& r) {
+  const std::string scope = scope_text(r);
+  const std::string where =
+      " at " + std::string(name(r.level)) + (scope == "all operators" ? " (all operators)" : " for " + scope);
+  if (certified(r)) return "CERTIFIED" + where;
+  std::vector<std::string> why;
+  if (!r.stopped.empty()) why.push_back("the run is incomplete (" + r.stopped + ")");
+  if (!complete(r)) why.push_back("this report covers only some shards (merge them with `dmlcert merge`)");
+  if (r.backend_max_level < r.level)
+    why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
+  if (!claims_anything(r)) why.push_back("the backend claims no cell");
+  if (const size_t missing = missing_cells(r).size())
+    why.push_back(std::to_string(missing) + " of " + std::to_string(r.cells.size()) + " cells do not pass");
+  size_t rules = 0;
+  for (const auto& rule : r.rules) rules += failing(rule.counts, rule.not_run);
+  if (rules) why.push_back(std::to_string(rules) + " rule checks fail");
+  if (failing(r.corpus, r.corpus_not_run)) why.push_back("corpus cases fail");
+  std::string text = "NOT CERTIFIED" + where;
+  for (size_t i = 0; i < why.size(); ++i) text += (i ? "; " : ": ") + why[i];
+  if (r.expectations && r.expectations->holds())
+    text += " (every failure is a known one: " + r.expectations->file + ")";
+  return text;
+}
+
+int exit_status(const Report& r) {
+  if (certified(r)) return 0;
+  if (r.expectations && r.expectations->holds() && r.stopped.empty() && complete(r)) return 0;
+  return 1;
+}
+
+std::optional<std::string> BehaviourCounts::every_time() const {
+  for (const auto& [behaviour, count] : by_behaviour)
+    if (count == cases) return behaviour;
+  return std::nullopt;
+}
+
+std::vector<const ExpectationCheck::Entry*> ExpectationCheck::unexpected_passes() const {
+  std::vector<const Entry*> out;
+  for (const Entry& e : entries)
+    if (e.matched.empty()) out.push_back(&e);
+  return out;
+}
+
+std::vector<const ExpectationCheck::Entry*> ExpectationCheck::expired() const {
+  std::vector<const Entry*> out;
+  for (const Entry& e : entries)
+    if (e.expired) out.push_back(&e);
+  return out;
 }
 
 CellSpread cases_per_cell(const Report& r) {
@@ -121,6 +296,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     for (size_t c = 0; c < p.cells.size(); ++c) {
       if (!(p.cells[c].cell == out.cells[c].cell)) return fail("reports cover different support tables");
       add(out.cells[c].counts, p.cells[c].counts);
+      merge_not_run(out.cells[c].not_run, p.cells[c].not_run);
       out.cells[c].repros.insert(out.cells[c].repros.end(), p.cells[c].repros.begin(),
                                  p.cells[c].repros.end());
     }
@@ -132,10 +308,26 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
         out.rules.push_back(rule);
       } else {
         add(it->counts, rule.counts);
+        merge_not_run(it->not_run, rule.not_run);
         it->repros.insert(it->repros.end(), rule.repros.begin(), rule.repros.end());
       }
     }
     add(out.corpus, p.corpus);
+    merge_not_run(out.corpus_not_run, p.corpus_not_run);
+    out.started = std::min(out.started, p.started);
+    for (const BehaviourCounts& b : p.profile) {
+      auto it = std::find_if(out.profile.begin(), out.profile.end(),
+                             [&](const auto& x) { return x.rule == b.rule; });
+      if (it == out.profile.end()) it = out.profile.insert(out.profile.end(), BehaviourCounts{b.rule, 0, {}});
+      it->cases += b.cases;
+      for (const auto& [behaviour, count] : b.by_behaviour) it->by_behaviour[behaviour] += count;
+    }
+    if (out.stopped.empty()) out.stopped = p.stopped;
+    out.backend_output.calls += p.backend_output.calls;
+    out.backend_output.bytes += p.backend_output.bytes;
+    for (const auto& sample : p.backend_output.samples)
+      if (out.backend_output.samples.size() < BackendOutput::kSamples)
+        out.backend_output.samples.push_back(sample);
     out.recurrence.merge(p.recurrence);  // each shard runs in a backend process of its own
     out.failures.insert(out.failures.end(), p.failures.begin(), p.failures.end());
     out.seconds = std::max(out.seconds, p.seconds);  // shards run side by side

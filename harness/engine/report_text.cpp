@@ -1,9 +1,11 @@
-// The terminal summary: one line per operator (and REDUCE function) row, one column per data
-// type, each entry the worst status over that row's ranks; then the verdict.
+// The terminal summary: the scope, one matrix line per operator (and REDUCE function) row with a
+// column per data type (each entry the worst status over that row's ranks), the rule checks, the
+// failures grouped by cause, the behaviour profile, the expectations, and the verdict last.
 #include <sstream>
 
 #include "report.h"
 #include "report_matrix.h"
+#include "report_summary.h"
 
 namespace dmlcert::cert {
 
@@ -12,9 +14,12 @@ std::string to_text(const Report& r) {
   std::vector<MatrixRow> rows = build_matrix(r);
   size_t width = 8;
   for (const auto& row : rows) width = std::max(width, row.label.size());
-  out << "Support matrix at level " << name(r.level)
-      << " (P passed, F failed, C crash, T timeout, O oob, W late-write, L limit, "
-      << "U unimplemented, M mistrusted, - not run, blank: not in the table)\n";
+  if (!r.stopped.empty()) out << "INCOMPLETE: " << r.stopped << "\n";
+  out << "Scope: " << scope_text(r) << "\n";
+  if (const std::string outside = outside_text(r); !outside.empty())
+    out << "Outside the scope: " << outside << "\n";
+  out << "Support matrix at level " << name(r.level) << " (" << kStatusLegend
+      << ", blank: not in the table)\n";
   out << std::string(width, ' ');
   for (DataType t : kAllDataTypes)
     out << ' ' << std::string(4 - std::min<size_t>(4, short_type(t).size()), ' ') << short_type(t);
@@ -23,47 +28,83 @@ std::string to_text(const Report& r) {
     out << row.label << std::string(width - row.label.size(), ' ');
     for (DataType t : kAllDataTypes) {
       auto it = row.by_type.find(t);
-      out << "    " << (it == row.by_type.end() ? ' ' : status_letter(it->second.counts));
+      out << "    " << (it == row.by_type.end() ? ' ' : status_letter(it->second.counts, it->second.not_run));
     }
     out << '\n';
   }
+
   out << "\nRule checks:";
-  size_t bad = 0;
+  size_t bad = 0, stopped = 0, not_asked = 0;
   for (const RuleResult& rule : r.rules) {
     auto s = status(rule.counts);
     if (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) {
       out << "\n  " << name(rule.section) << ' ' << rule.rule << ": " << name(*s);
       ++bad;
+    } else if (!s && rule.not_run.count) {
+      ++stopped;
+    } else if (!s) {
+      ++not_asked;  // every case skipped: the backend's interface cannot carry the rule
     }
   }
-  out << (bad ? "\n" : " all " + std::to_string(r.rules.size()) + " passed\n");
-  if (status(r.corpus)) out << "Corpus: " << status_word(r.corpus) << "\n";
+  const size_t asked = r.rules.size() - not_asked;
+  if (bad || stopped) {
+    out << (bad ? "\n  " : " ") << asked - bad - stopped << " of " << asked << " passed";
+    if (stopped) out << ", " << stopped << " stopped before they ran";
+    out << "\n";
+  } else {
+    out << " all " << asked << " passed\n";
+  }
+  if (not_asked) out << "  (" << not_asked << " not asked: the backend's interface cannot express them)\n";
+  if (status(r.corpus) || r.corpus_not_run.count)
+    out << "Corpus: " << status_word(r.corpus, r.corpus_not_run.count)
+        << (r.corpus_not_run.count ? " (" + std::to_string(r.corpus_not_run.count) + " cases not run)" : "")
+        << "\n";
   Counts t = totals(r);
   out << "Totals:";
   for (int i = 0; i < kOutcomeCount; ++i)
     if (t[i]) out << ' ' << t[i] << ' ' << name(static_cast<Outcome>(i)) << ',';
   out.seekp(-1, std::ios_base::cur);
-  out << "\n";
+  out << " (" << static_cast<int64_t>(r.seconds) << " s)\n";
+  if (r.backend_output.calls)
+    out << "The backend printed " << r.backend_output.bytes << " bytes in " << r.backend_output.calls
+        << " calls (kept in the JSON and HTML reports, not shown here)\n";
+
+  if (!r.profile.empty()) {
+    out << "Behaviour on unspecified (class U) cases:\n";
+    for (const BehaviourCounts& b : r.profile) out << "  " << b.rule << ": " << profile_text(b) << "\n";
+  }
+
+  const auto groups = group_failures(r);
+  if (!groups.empty()) {
+    out << "Failures by cause (" << r.failures.size() << " in " << groups.size() << " groups):\n";
+    size_t shown = 0;
+    for (const FailureGroup& g : groups) {
+      if (shown++ == 12) {
+        out << "  ... and " << groups.size() - 12 << " more groups (see the report)\n";
+        break;
+      }
+      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size() << ": " << g.cause
+          << "\n";
+      if (!g.failures.front()->reproduce.empty())
+        out << "    reproduce: " << g.failures.front()->reproduce << "\n";
+    }
+  }
+  if (r.expectations) out << "Expectations: " << expectations_text(*r.expectations) << "\n";
+
   const CellSpread spread = cases_per_cell(r);
   out << "Cases per cell: " << spread.min << " to " << spread.max << " (median " << spread.median
       << "). Shapes asked more than once: " << r.recurrence.summary() << "\n";
-  auto missing = missing_cells(r);
-  if (certified(r)) {
-    out << "CERTIFIED at level " << name(r.level) << ": " << r.backend_name << "\n";
-  } else {
-    out << "NOT CERTIFIED at level " << name(r.level) << ": ";
-    if (!complete(r)) out << "this report covers only some shards (merge them with `dmlcert merge`); ";
-    if (r.backend_max_level < r.level) out << "the backend claims only " << name(r.backend_max_level) << "; ";
-    out << missing.size() << " of " << r.cells.size() << " cells do not pass";
-    if (bad) out << ", " << bad << " rule checks fail";
-    out << "\n";
+  out << verdict(r) << "\n";
+  if (!certified(r)) {
+    auto missing = missing_cells(r);
     size_t shown = 0;
     for (const CellResult* c : missing) {
       if (shown++ == 20) {
         out << "  ... and " << missing.size() - 20 << " more (see the report)\n";
         break;
       }
-      out << "  " << cell_key(c->cell) << ": " << status_word(c->counts) << "\n";
+      out << "  " << cell_key(c->cell) << ": " << status_word(c->counts, c->not_run.count)
+          << (c->not_run.count ? " (" + c->not_run.reason + ")" : "") << "\n";
     }
   }
   return out.str();

@@ -22,6 +22,13 @@ std::optional<uint32_t> resolve_index(__int128 v, uint32_t d, bool negative_allo
   return std::nullopt;
 }
 
+std::optional<uint32_t> resolve_index_as(__int128 v, uint32_t d, bool negative_allowed, Behaviour reading) {
+  if (auto in_range = resolve_index(v, d, negative_allowed); in_range || d == 0) return in_range;
+  if (reading == Behaviour::IndexClamped) return v < 0 ? 0u : d - 1;
+  if (reading == Behaviour::IndexWrapped) return static_cast<uint32_t>(((v % d) + d) % d);
+  return std::nullopt;
+}
+
 std::string index_range_text(uint32_t d, bool negative_allowed) {
   const std::string n = std::to_string(d);
   return negative_allowed ? "[-" + n + ", " + n + ")" : "[0, " + n + ")";

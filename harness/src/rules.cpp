@@ -12,6 +12,9 @@ namespace {
 
 using enum RuleTag;
 
+// Overlapping output elements written in row-major order: the last write wins.
+constexpr std::array kOverlapProfile = {ProfileReading{"row-major, last write wins", {}}};
+
 constexpr std::array kGenericRules = {
     Rule{"T.RANK", Doc,
          "Each tensor's DimensionCount is in the range the support table gives for the op, role and "
@@ -27,7 +30,7 @@ constexpr std::array kGenericRules = {
     Rule{"T.STRIDES_COUNT", Inferred, "If Strides is present, it has DimensionCount entries."},
     Rule{"T.OUTPUT_OVERLAP", Unspecified,
          "An output whose strides map two coordinates to one element (a 0 stride, say) is class U.",
-         Admits::Anything},
+         Admits::Anything, {}, kOverlapProfile},
     Rule{"OP.FEATURE_LEVEL", Doc,
          "An operator exists from the feature level that introduced it (its first column in "
          "docs/support.md)."},

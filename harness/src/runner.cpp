@@ -81,6 +81,17 @@ CaseReport finish(CaseReport& r, Outcome o, std::string detail) {
 
 }  // namespace
 
+std::vector<std::string> Runner::behaviours_of(const Case& c, const Classification& cls, const Bytes& output) {
+  const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
+  std::vector<std::string> fits;
+  for (const Oracle::Labelled& l : oracle_.profile_outputs(c, cls))
+    if (compare(out, expectation_for(c, l.output, options_.profile), output).ok &&
+        std::find(fits.begin(), fits.end(), l.label) == fits.end())
+      fits.push_back(l.label);
+  if (fits.empty()) fits.push_back("other");
+  return fits;
+}
+
 Runner::Runner(Backend& under_test, Oracle& oracle, RunOptions options)
     : under_test_(under_test), oracle_(oracle), options_(std::move(options)) {}
 
@@ -107,7 +118,10 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
                       std::string(name(under_test_.max_feature_level())));
   const OpKind op = op_kind(c.op);
   const DataType main_type = tensor(c.op, Role::INPUT)->type;
-  if (cls.case_class == CaseClass::Valid && !under_test_.implements(op, reduce_function(c.op), main_type)) {
+  // The backend's scope: the (operator, function, type) cells it claims. Outside it, a valid case
+  // is not run, and an invalid or unspecified one may be refused with any status but OK.
+  const bool claimed = under_test_.implements(op, reduce_function(c.op), main_type);
+  if (cls.case_class == CaseClass::Valid && !claimed) {
     std::string cell(name(op));
     if (auto f = reduce_function(c.op)) cell += " " + name(*f);
     return finish(r, Outcome::Unimplemented,
@@ -137,7 +151,12 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   if (!buffers) return finish(r, Outcome::Skipped, why);
   r.exec = execute_guarded(under_test_, c, *buffers);
   r.executed = true;
+  if (options_.settle_seconds > 0 && r.exec.fault == Fault::None)
+    if (auto late = under_test_.settle(options_.settle_seconds); late && late->call == r.exec.call)
+      r.exec.fault = late->fault, r.exec.message = late->message;
   const ExecResult& exec = r.exec;
+  if (exec.not_asked && exec.fault == Fault::None)
+    return finish(r, Outcome::Skipped, "not asked: " + exec.message);
   if (auto o = fault_outcome(exec.fault))
     return finish(
         r, *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
@@ -147,8 +166,8 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   // A rejection, in any class, leaves every output byte (padding included) as it was.
   if (exec.status != Status::Ok && !buffers->output_untouched())
     return finish(r, Outcome::Failed,
-                  std::string(name(cls.case_class)) + " case was rejected (" +
-                      std::string(name(exec.status)) + ") but output bytes were written");
+                  std::string(name(cls.case_class)) + " case was rejected (" + status_text(exec) +
+                      ") but output bytes were written");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) r.output = buffers->output();
 
   // (7) The verdict.
@@ -156,6 +175,7 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   switch (cls.case_class) {
     case CaseClass::Invalid: {
       const std::string broken = cls.rule_list();
+      if (!claimed && exec.status != Status::Ok) return finish(r, Outcome::Passed, "");
       if (exec.status != Status::InvalidArgument)
         return finish(r, Outcome::Failed,
                       "invalid case (" + broken + ") got status " + std::string(name(exec.status)) +
@@ -181,7 +201,12 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
       return finish(r, Outcome::Passed, "");
     }
     case CaseClass::Unspecified: {
-      if (exec.status == Status::InvalidArgument || exec.status == Status::Unsupported)
+      r.behaviours = exec.status == Status::Ok ? behaviours_of(c, cls, *r.output)
+                     : exec.status == Status::InvalidArgument || exec.status == Status::Unsupported
+                         ? std::vector<std::string>{"rejected"}
+                         : std::vector<std::string>{"error"};
+      if (exec.status == Status::InvalidArgument || exec.status == Status::Unsupported ||
+          (!claimed && exec.status != Status::Ok))
         return finish(r, Outcome::Passed, "");
       if (exec.status != Status::Ok)
         return finish(r, Outcome::Failed, "unspecified case got status " + status_text(exec));

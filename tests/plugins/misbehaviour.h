@@ -16,10 +16,13 @@ inline bool accepted(const OperatorDesc& desc, FeatureLevel level) {
 }
 
 plugin::AdapterHooks misbehaviour();
+// The backend the hooks wrap: the reference, unless a plugin defines its own.
+std::unique_ptr<Backend> backend() __attribute__((weak));
 
 }  // namespace dmlcert::test_plugins
 
 extern "C" DMLCERT_PLUGIN_EXPORT const dmlcert_backend_v1* dmlcert_get_backend(uint32_t abi_version) {
-  return dmlcert::plugin::export_backend(abi_version, dmlcert::reference::make_backend(), "test plugin",
-                                         dmlcert::test_plugins::misbehaviour());
+  using namespace dmlcert;
+  auto wrapped = test_plugins::backend ? test_plugins::backend() : reference::make_backend();
+  return plugin::export_backend(abi_version, std::move(wrapped), "test plugin", test_plugins::misbehaviour());
 }

@@ -18,6 +18,11 @@
  *
  * Threading: the harness calls one function at a time. Memory: every pointer passed to a plugin
  * is valid only during the call; the plugin must not keep it.
+ *
+ * What to reject: a descriptor that breaks a rule is rejected with DMLCERT_STATUS_INVALID_ARGUMENT
+ * and no output written. `dmlcert rules` lists every rule; `dmlcert support --level L` prints, per
+ * operator (and REDUCE function) and tensor role, the ranks and data types level L allows (rules
+ * T.RANK and T.DTYPE), as text, JSON or Markdown.
  */
 #ifndef DMLCERT_BACKEND_ABI_H_
 #define DMLCERT_BACKEND_ABI_H_
@@ -202,8 +207,10 @@ typedef struct dmlcert_backend_v1 {
 
   /* Capability query: nonzero when the backend implements the cell (operator_type,
    * reduce_function, data_type). data_type is the type of the operator's main input tensor;
-   * reduce_function is DMLCERT_NO_FUNCTION for operators other than REDUCE. Cells the backend
-   * does not implement are reported as "unimplemented" without being run. */
+   * reduce_function is DMLCERT_NO_FUNCTION for operators other than REDUCE. What it claims is the
+   * scope of the certification: valid cases of cells it does not claim are not run, and invalid or
+   * unspecified cases of those cells may be refused with any status but OK (UNSUPPORTED, say).
+   * Every verdict names the scope ("CERTIFIED at 5_0 for SLICE (all 11 types)"). */
   int (*implements)(void* context, uint32_t operator_type, uint32_t reduce_function, uint32_t data_type);
 
   /* Validates and executes one operator at `feature_level` (a DMLCERT_FEATURE_LEVEL_* value).

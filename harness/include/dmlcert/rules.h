@@ -3,6 +3,7 @@
 // rules.cpp; each operator lists its own in its declaration file (src/ops/<operator>.cpp).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -33,7 +34,19 @@ struct Rule {
   // Class U rules only: what an execution may produce, and the readings that produce it.
   Admits admits = Admits::Formula;
   std::span<const Behaviour> readings = {};
+  // Class U rules only: the behaviours the profile names, each by the reference reading that
+  // produces it (docs/design.md, "Behaviour profile"). A result that matches none is "other".
+  std::span<const ProfileReading> profile = {};
 };
+
+// Profile readings more than one rule names.
+namespace profiles {
+// The rule's formula read literally, as the reference executes it.
+inline constexpr std::array kTheFormula = {ProfileReading{"the formula", {}}};
+// What a backend that executes an out-of-range index did with it.
+inline constexpr std::array kIndexPlacement = {ProfileReading{"clamped", {Behaviour::IndexClamped, 0}},
+                                               ProfileReading{"wrapped", {Behaviour::IndexWrapped, 0}}};
+}  // namespace profiles
 
 std::span<const Rule> rule_catalog();
 const Rule* find_rule(std::string_view id);

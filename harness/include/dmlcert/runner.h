@@ -44,6 +44,17 @@ class Oracle {
   // nullopt, with the reason, when the oracle cannot compute them (the case is then mistrusted).
   virtual std::optional<std::vector<Bytes>> admissible_outputs(const Case& c, const Classification& cls,
                                                                std::string* why) = 0;
+  // For a class U case: the output under each behaviour its rules' profiles name (Rule::profile),
+  // labelled ("clamped", "first write wins"); readings that do not apply to the case are left out.
+  // Used to name what a backend did, never to judge it.
+  struct Labelled {
+    std::string label;
+    Bytes output;
+  };
+  virtual std::vector<Labelled> profile_outputs(const Case& c, const Classification& cls) {
+    (void)c, (void)cls;
+    return {};
+  }
 };
 
 struct CaseReport {
@@ -53,6 +64,10 @@ struct CaseReport {
   ExecResult exec;                          // what the backend returned
   bool executed = false;                    // whether the backend was called at all
   std::optional<Bytes> output;              // logical output, when the backend executed a case
+  // Class U cases the backend was asked: what it did (docs/design.md, "Behaviour profile"):
+  // "rejected", every profile label its output fits ("clamped", "first write wins", ...: a case
+  // whose readings agree fits several), "other", or "error".
+  std::vector<std::string> behaviours;
 };
 
 // 256 MiB: a generated case needs well under 1 MiB, a seed example a few bytes; a run that means
@@ -66,6 +81,9 @@ struct RunOptions {
   // A case whose estimated footprint (case_footprint) is larger is Skipped before the oracle or
   // the backend allocates anything (`--max-case-bytes`).
   uint64_t max_case_bytes = kDefaultMaxCaseBytes;
+  // After each call, wait this long for a late write of it (Backend::settle): replaying a case
+  // alone, there is no later call to reveal one. 0: do not wait.
+  double settle_seconds = 0;
   // The oracle computes with the backend under test itself (`--backend reference`): a case's own
   // expected_output then judges the backend directly instead of vouching for the oracle.
   bool oracle_is_under_test = false;
@@ -84,6 +102,8 @@ class Runner {
   Backend& under_test() { return under_test_; }
 
  private:
+  // The profile labels a class U case's output fits (CaseReport::behaviours).
+  std::vector<std::string> behaviours_of(const Case& c, const Classification& cls, const Bytes& output);
   Backend& under_test_;
   Oracle& oracle_;
   RunOptions options_;

@@ -20,7 +20,7 @@ constexpr std::array kRules = {
     Rule{"GATHERELEMENTS.INDEX_RANGE", DocData,
          "Index data lies in [0, Input.Sizes[Axis]), or from 3_0 with a signed index type in [-d, d); "
          "otherwise class U.",
-         Admits::Anything},
+         Admits::Anything, {}, profiles::kIndexPlacement},
 };
 
 using L = FeatureLevel;

@@ -19,25 +19,31 @@ using enum RuleTag;
 using namespace checks;
 
 constexpr std::array kNanReadings = {Behaviour::NanPropagating, Behaviour::NanIgnoring};
+constexpr std::array kNanProfile = {ProfileReading{"nan-propagating", {Behaviour::NanPropagating, 0}},
+                                    ProfileReading{"nan-ignoring", {Behaviour::NanIgnoring, 0}},
+                                    ProfileReading{"IEEE arithmetic", {}}};
+// The reference accumulates integers in the element type, wrapping modulo 2^bits.
+constexpr std::array kOverflowProfile = {ProfileReading{"wrapped", {}}};
 
 constexpr std::array kRules = {
     Rule{"REDUCE.DIMCOUNT", Doc, "Output rank == Input rank."},
     Rule{"REDUCE.AXIS_RANGE", Doc, "Every axis is in [0, rank-1]."},
     Rule{"REDUCE.AXES_EMPTY", Unspecified,
          "AxisCount == 0 is class U; if executed, the function applies to each element alone (N = 1).",
-         Admits::Formula},
+         Admits::Formula, {}, profiles::kTheFormula},
     Rule{"REDUCE.AXES_DUPLICATE", Unspecified,
-         "A repeated axis is class U; if executed, the axes are treated as a set.", Admits::Formula},
+         "A repeated axis is class U; if executed, the axes are treated as a set.", Admits::Formula, {},
+         profiles::kTheFormula},
     Rule{"REDUCE.OUTPUT_SIZES", Doc, "Output.Sizes[i] is 1 for reduced axes and Input.Sizes[i] otherwise."},
     Rule{"REDUCE.DTYPE_MATCH", Doc,
          "Output DataType == Input DataType, except ARGMAX/ARGMIN, whose output is an integer type."},
     Rule{"REDUCE.INT_OVERFLOW", Unspecified,
          "An integer reduction whose result or a partial result leaves the type's range is class U.",
-         Admits::Anything},
+         Admits::Anything, {}, kOverflowProfile},
     Rule{"REDUCE.NONFINITE", Unspecified,
          "NaN/Inf input to a float REDUCE, or a float partial result that overflows, is class U (MIN/MAX/"
          "ARG*: IEEE-propagating or NaN-ignoring results are admissible).",
-         Admits::Readings, kNanReadings},
+         Admits::Readings, kNanReadings, kNanProfile},
 };
 
 // The functions share support tables by group (seed 002: "機能に応じたテンソルサポート").

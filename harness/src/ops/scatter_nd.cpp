@@ -14,6 +14,9 @@ using enum RuleTag;
 using namespace checks;
 
 constexpr std::array kDuplicateReadings = {Behaviour::NthWriteWins};
+// The reference writes tuples in row-major order, so its own reading is the last write winning.
+constexpr std::array kDuplicateProfile = {ProfileReading{"first write wins", {Behaviour::NthWriteWins, 0}},
+                                          ProfileReading{"last write wins", {}}};
 
 constexpr std::array kRules = {
     Rule{"SCATTERND.DIMCOUNT", Doc,
@@ -30,11 +33,11 @@ constexpr std::array kRules = {
     Rule{"SCATTERND.OUTPUT_SHAPE", Doc, "Output.Sizes == Input.Sizes."},
     Rule{"SCATTERND.INDEX_RANGE", DocData,
          "Index data lies in [0, d), or from 3_0 with a signed index type in [-d, d); otherwise class U.",
-         Admits::Anything},
+         Admits::Anything, {}, profiles::kIndexPlacement},
     Rule{"SCATTERND.DUPLICATE", DocData,
          "Two tuples addressing the same element make the case class U (any one competing update per "
          "element is admissible).",
-         Admits::Readings, kDuplicateReadings},
+         Admits::Readings, kDuplicateReadings, kDuplicateProfile},
 };
 
 using L = FeatureLevel;

@@ -17,7 +17,8 @@ constexpr std::array kRules = {
     Rule{"SLICE.IN_BOUNDS", Doc,
          "Offsets[i] + Strides[i]*(Sizes[i]-1) < Input.Sizes[i]: no out-of-bounds reads."},
     Rule{"SLICE.STRIDE_ZERO", Unspecified,
-         "Strides[i] == 0 is class U; if executed, Output[c] = Input[Offsets + Strides*c].", Admits::Formula},
+         "Strides[i] == 0 is class U; if executed, Output[c] = Input[Offsets + Strides*c].", Admits::Formula,
+         {}, profiles::kTheFormula},
 };
 
 // SLICE at 1_0 lacks INT8 and UINT8 (seed 003's 1_0 table).
