@@ -1,5 +1,5 @@
 # dmlcert_add_certification_test(NAME <name> PLUGIN <target-or-path> LEVEL <level>
-#                                [BUDGET quick|standard|thorough] [TIMEOUT <seconds per call>]
+#                                [BUDGET smoke|quick|standard|thorough] [TIMEOUT <seconds per call>]
 #                                [OPS <operator>...])
 #
 # Registers a CTest test that certifies a backend plugin with `dmlcert certify`. PLUGIN is a

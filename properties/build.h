@@ -36,6 +36,10 @@ struct CaseSpec {
   std::optional<DataMode> mode;
   bool allow_broadcast_inputs = true;
   bool allow_negative_indices = true;
+  // Related cases (generators.h, Variation): nonzero salts change the layouts or the data while
+  // every choice of the shape stays as the seed made it.
+  uint64_t layout_salt = 0;
+  uint64_t data_salt = 0;
 };
 
 // A deterministic 64-bit generator (splitmix64) for the realize steps.
@@ -107,14 +111,28 @@ rc::Gen<std::vector<T>> ranked(const RankRange& ranks, rc::Gen<T> element) {
   return ranked(ranks.lo, ranks.hi, std::min(ranks.shrink_lo, ranks.lo), std::move(element));
 }
 
-// A raw choice in [0, n) that shrinks towards 0.
+// A raw choice in [0, n) that shrinks towards 0 (rapidcheck narrows the range at small sizes).
 rc::Gen<uint32_t> raw(uint32_t n = 1u << 16);
+// A dimension's raw size choice: in [0, 2^16) at every size, so that budgeted_sizes() scales it
+// into the whole range a budget allows.
+rc::Gen<uint32_t> raw_size();
 // The element budget of one tensor for rapidcheck's size parameter: sizes grow with it.
 uint64_t element_budget(int size);
-rc::Gen<uint64_t> budget_gen();
-// Sizes from raw choices: size i is 1 + raw[i] % cap_i, where the cap keeps the product within
-// the budget (and each size <= 64).
+// How a tensor's element budget is shared among its dimensions. Dimensions draw from it in an
+// order set by `order` (0, where shrinks go: outermost first), so that no position always draws
+// last; with `spread` (three cases in four), each dimension's cap is its fair share of what is
+// left (the remaining budget's n-th root for n dimensions left, plus two), so that high ranks get
+// several dimensions larger than 1, the innermost included, instead of one large outer dimension.
+struct SizeBudget {
+  uint64_t elements = 4;
+  uint32_t order = 0;
+  bool spread = false;
+};
+rc::Gen<SizeBudget> budget_gen();
+// Sizes from raw choices: size i is raw[i] scaled into [1, cap_i], where the cap keeps the product
+// within the budget (and each size <= 64).
 uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining_budget);
+Sizes budgeted_sizes(const std::vector<uint32_t>& raw_choices, const SizeBudget& budget);
 
 // ---- layout.cpp: strides and padding -------------------------------------------------------
 struct LayoutSpec {
@@ -123,7 +141,8 @@ struct LayoutSpec {
   uint8_t extra_words = 0;  // TotalTensorSizeInBytes beyond the minimum, in 4-byte words
 };
 // input_role: 0-stride broadcast dimensions are allowed (T.OUTPUT_OVERLAP forbids them on outputs).
-rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true);
+// A nonzero salt redraws the layout (kind, padding, slack) from the drawn one, for related cases.
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true, uint64_t salt = 0);
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role);
 // Copies, for every group of logical elements that share memory (0 strides), the first one's value
 // to the others (docs/case-format.md: elements that share memory must be equal).
@@ -137,7 +156,8 @@ struct FillSpec {
   uint64_t seed = 0;
   uint32_t magnitude = 0;  // 0 is the simplest data; shrinks towards 0
 };
-rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode);
+// A nonzero salt gives other data of the same mode and magnitude, for related cases.
+rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode, uint64_t salt = 0);
 // Data for a data-movement operator (any bit pattern the mode allows).
 Bytes fill_movement(DataType type, uint64_t count, const FillSpec& spec);
 // REDUCE input data for groups of n elements that keeps every result and partial result

@@ -158,11 +158,16 @@ void put_random_float(DataType t, std::byte* p, double lo, double hi, Prng& prng
 
 }  // namespace
 
-rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode) {
+rc::Gen<FillSpec> fill_gen(std::optional<DataMode> mode, uint64_t salt) {
   auto m = mode ? rc::gen::just(*mode)
                 : rc::gen::weightedElement<DataMode>(
                       {{4, DataMode::Exact}, {4, DataMode::Random}, {2, DataMode::Special}});
-  return rc::gen::construct<FillSpec>(m, rc::gen::cast<uint64_t>(raw()), raw(101));
+  auto drawn = rc::gen::construct<FillSpec>(m, rc::gen::cast<uint64_t>(raw()), raw(101));
+  if (salt == 0) return drawn;
+  return rc::gen::map(drawn, [salt](FillSpec f) {
+    f.seed = mix_seed(f.seed, salt);
+    return f;
+  });
 }
 
 Bytes fill_movement(DataType t, uint64_t count, const FillSpec& spec) {

@@ -1,6 +1,7 @@
 // Valid GATHER_ELEMENTS cases: output[c] = input[c with c[axis] replaced by index[c]]. Indices
 // match the input off the axis (GATHERELEMENTS.INDICES_SHAPE), may be longer or shorter along it,
-// and hold values in range, negative where legal (GATHERELEMENTS.INDEX_RANGE).
+// and hold values in range, negative where legal (GATHERELEMENTS.INDEX_RANGE), a quarter of them at
+// the edges of the range: 0 and d-1, or -d and -1.
 #include "build.h"
 
 namespace dmlcert::props {
@@ -19,22 +20,20 @@ struct Layouts {
 };
 
 rc::Gen<GatherDim> gather_dim_gen() {
-  return rc::gen::construct<GatherDim>(raw(), raw());
+  return rc::gen::construct<GatherDim>(raw_size(), raw_size());
 }
 
 Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<GatherDim>& dims,
-             uint32_t axis_choice, uint64_t budget, const Layouts& layouts, const GatherData& data) {
+             uint32_t axis_choice, const SizeBudget& budget, const Layouts& layouts, const GatherData& data) {
   const uint32_t r = static_cast<uint32_t>(dims.size());
   GatherElementsDesc d;
   d.axis = axis_choice % r;
-  Sizes in_sizes, idx_sizes;
-  uint64_t remaining = budget;
-  for (uint32_t i = 0; i < r; ++i) {
-    in_sizes.push_back(budgeted_size(dims[i].in, remaining));
-    idx_sizes.push_back(in_sizes.back());
-  }
+  std::vector<uint32_t> raw_sizes;
+  for (const GatherDim& dim : dims) raw_sizes.push_back(dim.in);
+  const Sizes in_sizes = budgeted_sizes(raw_sizes, budget);
+  Sizes idx_sizes = in_sizes;
   uint64_t along = std::max<uint64_t>(
-      1, budget / std::max<uint64_t>(1, element_count(in_sizes).value_or(1) / in_sizes[d.axis]));
+      1, budget.elements / std::max<uint64_t>(1, element_count(in_sizes).value_or(1) / in_sizes[d.axis]));
   idx_sizes[d.axis] = budgeted_size(dims[d.axis].indices, along);
 
   d.input = realize_layout(type, in_sizes, layouts.input, true);
@@ -46,11 +45,14 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
 
   const int64_t extent = in_sizes[d.axis];
   const bool negative_ok = data.negative && negative_indices_legal(spec.level, index_type);
-  Prng prng(mix_seed(data.index_seed, 0x6a7eu));
+  Prng prng(mix_seed(data.index_seed ^ spec.data_salt, 0x6a7eu));
   std::vector<int64_t> values(element_count(idx_sizes).value_or(0));
-  for (int64_t& v : values)
-    v = maybe_negative(static_cast<int64_t>(prng.below(static_cast<uint64_t>(extent))), extent,
-                       negative_ok && prng.coin());
+  for (int64_t& v : values) {
+    const bool edge = prng.below(4) == 0;
+    const uint64_t at = edge ? (prng.coin() ? 0 : static_cast<uint64_t>(extent) - 1)
+                             : prng.below(static_cast<uint64_t>(extent));
+    v = maybe_negative(static_cast<int64_t>(at), extent, negative_ok && prng.coin());
+  }
   c.data.indices = encode_indices(index_type, values);
   share_broadcast_elements(d.indices, c.data.indices);
   return c;
@@ -61,16 +63,17 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
   const bool broadcast = spec.allow_broadcast_inputs;
   return rc::gen::apply(
       [spec](DataType type, DataType index_type, const std::vector<GatherDim>& dims, uint32_t axis,
-             uint64_t budget, const Layouts& layouts, const GatherData& data) {
+             const SizeBudget& budget, const Layouts& layouts, const GatherData& data) {
         return realize(spec, type, index_type, dims, axis, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()), raw(8),
       budget_gen(),
-      rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, broadcast),
-                                  layout_gen(false)),
+      rc::gen::construct<Layouts>(layout_gen(true, broadcast, spec.layout_salt),
+                                  layout_gen(true, broadcast, spec.layout_salt),
+                                  layout_gen(false, true, spec.layout_salt)),
       rc::gen::construct<GatherData>(
-          fill_gen(spec.mode), raw(),
+          fill_gen(spec.mode, spec.data_salt), raw(),
           spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));
 }
 

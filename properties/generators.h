@@ -36,10 +36,23 @@ enum class DataMode {
 
 std::string_view name(DataMode m);  // "exact", "random", "special"
 
+// Related cases (docs/design.md, "Certification"): sampled at the same seed, a generator with a
+// variation makes a case of the same shape as without it (every size and parameter the same)
+// with other layouts or other data. So does the same generator with another fixed data type or
+// at another feature level where the cell exists, and at another size the same proportions grow.
+struct Variation {
+  uint64_t layout_salt = 0;  // nonzero: other strides, padding, broadcast dimensions and slack
+  uint64_t data_salt = 0;    // nonzero: other data and index values
+};
+
 // A valid case at `level`, any operator in `ops` (all when empty).
 rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
 // A valid case that exercises one support-table cell (its op/function, role, type and rank).
-rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode);
+rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
+                                  Variation variation = {});
+// The cases of `gen` asked at another feature level: the same descriptor and data, classified
+// there by the validator (valid, invalid or class U; `expect` and `violates` say which).
+rc::Gen<Case> at_level(rc::Gen<Case> gen, FeatureLevel level);
 // A valid case mutated to break exactly the rule `rule_id` (a doc or inferred rule). The case's
 // `violates` names it. Returns nullopt when the rule cannot be broken at this level for any op
 // in `ops` (e.g. OP.FEATURE_LEVEL at 2_1 for SLICE).
@@ -49,6 +62,10 @@ std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel
 // reachable at this level.
 std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,
                                               std::vector<OpKind> ops = {});
+// The operators of `ops` (all when empty) for which invalid_case() (or unspecified_case()) can
+// break the rule at the level.
+std::vector<OpKind> rule_operators(std::string_view rule_id, FeatureLevel level, bool invalid,
+                                   const std::vector<OpKind>& ops = {});
 // The rule IDs invalid_case()/unspecified_case() can produce at a level.
 std::vector<std::string> invalid_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});
 std::vector<std::string> unspecified_rules(FeatureLevel level, const std::vector<OpKind>& ops = {});

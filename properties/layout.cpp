@@ -32,14 +32,25 @@ std::vector<uint32_t> ordered_strides(const Sizes& sizes, const std::vector<size
 
 }  // namespace
 
-rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast) {
-  auto kind = (input_role && allow_broadcast)
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast, uint64_t salt) {
+  const bool broadcast = input_role && allow_broadcast;
+  auto kind = broadcast
                   ? rc::gen::weightedElement<uint8_t>(
                         {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}, {3, kBroadcast}})
                   : rc::gen::weightedElement<uint8_t>(
                         {{8, kPacked}, {2, kExplicitPacked}, {4, kPadded}, {4, kPermuted}});
-  return rc::gen::construct<LayoutSpec>(kind, raw(),
-                                        rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 3}}));
+  auto drawn = rc::gen::construct<LayoutSpec>(kind, raw(),
+                                              rc::gen::weightedElement<uint8_t>({{6, 0}, {2, 1}, {1, 3}}));
+  if (salt == 0) return drawn;
+  // A related case: another kind than the drawn one, other padding and other slack.
+  return rc::gen::map(drawn, [salt, broadcast](LayoutSpec s) {
+    Prng prng(mix_seed(salt, s.seed));
+    const uint8_t kinds = broadcast ? 5 : 4;
+    s.kind = static_cast<uint8_t>((s.kind + 1 + prng.below(kinds - 1)) % kinds);
+    s.seed = static_cast<uint32_t>(prng.next());
+    s.extra_words = prng.below(3) == 0 ? static_cast<uint8_t>(1 + prng.below(3)) : 0;
+    return s;
+  });
 }
 
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role) {
@@ -72,10 +83,14 @@ TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& s
       break;
     }
   }
-  // Dimensions of size 1 may carry any stride: (size-1) * stride is 0 whatever it is.
+  // Dimensions of size 1 may carry any stride: (size-1) * stride is 0 whatever it is, so a stride
+  // at the 32-bit edges is legal there and costs no memory, while Sizes * Strides overflows.
+  static constexpr uint32_t kEdgeStrides[] = {0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
   if (t.strides && spec.kind != kExplicitPacked)
     for (size_t d = 0; d < sizes.size(); ++d)
-      if (sizes[d] == 1 && prng.below(4) == 0) (*t.strides)[d] = 1 + static_cast<uint32_t>(prng.below(7));
+      if (sizes[d] == 1 && prng.below(4) == 0)
+        (*t.strides)[d] =
+            prng.below(3) == 0 ? kEdgeStrides[prng.below(3)] : 1 + static_cast<uint32_t>(prng.below(7));
   t.total_bytes = min_implied_bytes(t).value_or(0) + 4u * spec.extra_words;
   return t;
 }

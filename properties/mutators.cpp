@@ -24,6 +24,41 @@ std::vector<Role> roles_with_unsupported_types(OpKind op, std::optional<ReduceFu
   return out;
 }
 
+// T.ELEMENT_LIMIT by a sum: two dimensions whose (size-1) * stride each stay below 2^32 but add up
+// past 2^32-1, so that a span summed in 32 bits wraps to a small number. False when the tensor has
+// no second dimension larger than 1.
+bool span_sum_past_32_bits(TensorDesc& t, uint32_t dim, Choices& choices) {
+  std::vector<uint32_t> others;
+  for (uint32_t i = 0; i < t.rank(); ++i)
+    if (i != dim && t.sizes[i] >= 2) others.push_back(i);
+  if (others.empty()) return false;
+  const uint32_t second = others[choices.below(others.size())];
+  for (uint32_t d : {dim, second}) {
+    const uint64_t steps = t.sizes[d] - 1;
+    (*t.strides)[d] = static_cast<uint32_t>(((uint64_t{1} << 31) + steps - 1) / steps + choices.below(4));
+  }
+  t.total_bytes = min_implied_bytes(t).value_or(0);
+  return true;
+}
+
+// T.TOTAL_BYTES by a product: a span below 2^32 elements whose size in bytes passes 2^32, with a
+// TotalTensorSizeInBytes that covers only what is left of that size modulo 2^32. False for one-byte
+// types or a tensor without a dimension larger than 1.
+bool total_bytes_past_32_bits(TensorDesc& t, Choices& choices) {
+  const uint64_t element = element_size(t.type);
+  std::vector<uint32_t> big;
+  for (uint32_t i = 0; i < t.rank(); ++i)
+    if (t.sizes[i] >= 2) big.push_back(i);
+  if (element < 2 || big.empty()) return false;
+  ensure_strides(t);
+  const uint32_t dim = big[choices.below(big.size())];
+  const uint64_t steps = t.sizes[dim] - 1, elements = (uint64_t{1} << 32) / element + 1;
+  (*t.strides)[dim] = static_cast<uint32_t>((elements + steps - 1) / steps);
+  const uint64_t wrapped = min_implied_bytes(t).value_or(0) % (uint64_t{1} << 32);
+  t.total_bytes = std::max<uint64_t>(4, (wrapped + 3) / 4 * 4 + 4 * choices.below(2));
+  return true;
+}
+
 std::vector<Mutator> generic_invalid() {
   return {
       {"T.RANK", nullptr, [](CaseSpec& s) { s.rank = rank_range(s).hi; }, nullptr,
@@ -52,6 +87,7 @@ std::vector<Mutator> generic_invalid() {
       {"T.TOTAL_BYTES", nullptr, nullptr, nullptr,
        [](Case& c, Choices& choices) {
          TensorDesc& t = *tensor(c.op, pick_role(c, choices));
+         if (choices.below(3) == 2 && total_bytes_past_32_bits(t, choices)) return;
          const uint64_t min = min_implied_bytes(t).value_or(4);
          t.total_bytes = (choices.coin() && min >= 4) ? min - 4 : min + 1 + choices.below(3);
        }},
@@ -64,6 +100,7 @@ std::vector<Mutator> generic_invalid() {
          const auto [role, dim] = big[choices.below(big.size())];
          TensorDesc& t = *tensor(c.op, role);
          ensure_strides(t);
+         if (choices.below(3) == 2 && span_sum_past_32_bits(t, dim, choices)) return;
          // The smallest stride with (size-1) * stride + 1 > 2^32-1, or a little more.
          const uint64_t limit = 0xFFFFFFFFull, steps = t.sizes[dim] - 1;
          (*t.strides)[dim] =
@@ -115,14 +152,20 @@ bool reachable(const Mutator& m, OpKind op, FeatureLevel level) {
   return m.applicable ? m.applicable(op, level) : exists(op, level);
 }
 
-std::optional<rc::Gen<Case>> mutated_case(std::string_view rule_id, FeatureLevel level,
-                                          const std::vector<OpKind>& ops, bool invalid) {
+std::vector<std::pair<OpKind, const Mutator*>> mutators_for(std::string_view rule_id, FeatureLevel level,
+                                                            const std::vector<OpKind>& ops, bool invalid) {
   std::vector<std::pair<OpKind, const Mutator*>> candidates;
   for (OpKind op : all_ops()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), op) == ops.end()) continue;
     const Mutator* m = find_mutator(rule_id, op, invalid);
     if (m && reachable(*m, op, level)) candidates.emplace_back(op, m);
   }
+  return candidates;
+}
+
+std::optional<rc::Gen<Case>> mutated_case(std::string_view rule_id, FeatureLevel level,
+                                          const std::vector<OpKind>& ops, bool invalid) {
+  const auto candidates = mutators_for(rule_id, level, ops, invalid);
   if (candidates.empty()) return std::nullopt;
   const std::string rule(rule_id);
   return rc::gen::mapcat(rc::gen::elementOf(candidates), [rule, level, invalid](const auto& candidate) {
@@ -166,6 +209,12 @@ std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel
 std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,
                                               std::vector<OpKind> ops) {
   return mutated_case(rule_id, level, ops, false);
+}
+std::vector<OpKind> rule_operators(std::string_view rule_id, FeatureLevel level, bool invalid,
+                                   const std::vector<OpKind>& ops) {
+  std::vector<OpKind> out;
+  for (const auto& [op, m] : mutators_for(rule_id, level, ops, invalid)) out.push_back(op);
+  return out;
 }
 std::vector<std::string> invalid_rules(FeatureLevel level, const std::vector<OpKind>& ops) {
   return rules_reachable(level, ops, true);

@@ -21,20 +21,21 @@ struct AxisOrder {
 };
 
 rc::Gen<ReduceDim> reduce_dim_gen() {
-  return rc::gen::construct<ReduceDim>(raw(), rc::gen::arbitrary<bool>());
+  return rc::gen::construct<ReduceDim>(raw_size(), rc::gen::arbitrary<bool>());
 }
 
 Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out_type,
-             const std::vector<ReduceDim>& dims, const AxisOrder& order, uint64_t budget,
+             const std::vector<ReduceDim>& dims, const AxisOrder& order, const SizeBudget& budget,
              const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
   ReduceDesc d;
   d.function = f;
-  Sizes in_sizes, out_sizes;
-  uint64_t remaining = budget;
+  std::vector<uint32_t> raw_sizes;
   for (uint32_t i = 0; i < dims.size(); ++i) {
-    in_sizes.push_back(budgeted_size(dims[i].size, remaining));
+    raw_sizes.push_back(dims[i].size);
     if (dims[i].reduced) d.axes.push_back(i);
   }
+  const Sizes in_sizes = budgeted_sizes(raw_sizes, budget);
+  Sizes out_sizes;
   // At least one axis (AxisCount == 0 is class U, REDUCE.AXES_EMPTY): the last one.
   if (d.axes.empty()) d.axes.push_back(static_cast<uint32_t>(dims.size() - 1));
   out_sizes = in_sizes;
@@ -64,14 +65,15 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
                                                   : rc::gen::just(DataType::FLOAT32);
   return rc::gen::apply(
       [s, f](DataType type, DataType arg_out, const std::vector<ReduceDim>& dims, const AxisOrder& order,
-             uint64_t budget, const LayoutSpec& in_layout, const LayoutSpec& out_layout,
+             const SizeBudget& budget, const LayoutSpec& in_layout, const LayoutSpec& out_layout,
              const FillSpec& fill) {
         return realize(s, f, type, is_arg_function(f) ? arg_out : type, dims, order, budget, in_layout,
                        out_layout, fill);
       },
       type_gen(s.data_type, in_types), out_type, ranked(ranks, reduce_dim_gen()),
       rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(),
-      layout_gen(true, broadcast), layout_gen(false), fill_gen(s.mode));
+      layout_gen(true, broadcast, s.layout_salt), layout_gen(false, true, s.layout_salt),
+      fill_gen(s.mode, s.data_salt));
 }
 
 std::vector<DataType> integer_types(const std::vector<DataType>& types) {

@@ -24,53 +24,58 @@ struct ScatterData {
 };
 
 rc::Gen<ScatterDim> scatter_dim_gen() {
-  return rc::gen::construct<ScatterDim>(raw(), raw());
+  return rc::gen::construct<ScatterDim>(raw_size(), raw_size());
 }
 rc::Gen<ScatterShape> scatter_shape_gen() {
   return rc::gen::construct<ScatterShape>(raw(), raw(), raw());
 }
 rc::Gen<ScatterData> scatter_data_gen(const CaseSpec& spec) {
   return rc::gen::construct<ScatterData>(
-      fill_gen(spec.mode), fill_gen(spec.mode), raw(),
+      fill_gen(spec.mode, spec.data_salt), fill_gen(spec.mode, spec.data_salt), raw(),
       spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false));
 }
 
 struct Layouts {
   LayoutSpec input, indices, updates, output;
 };
-rc::Gen<Layouts> layouts_gen(bool broadcast) {
+rc::Gen<Layouts> layouts_gen(bool broadcast, uint64_t salt) {
   // A broadcast indices layout would repeat tuples (SCATTERND.DUPLICATE): indices never broadcast.
-  return rc::gen::construct<Layouts>(layout_gen(true, broadcast), layout_gen(true, false),
-                                     layout_gen(true, broadcast), layout_gen(false));
+  return rc::gen::construct<Layouts>(layout_gen(true, broadcast, salt), layout_gen(true, false, salt),
+                                     layout_gen(true, broadcast, salt), layout_gen(false, true, salt));
 }
 
 Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<ScatterDim>& dims,
-             const ScatterShape& shape, uint64_t budget, const Layouts& layouts, const ScatterData& data) {
+             const ScatterShape& shape, const SizeBudget& budget, const Layouts& layouts,
+             const ScatterData& data) {
   const uint32_t r = static_cast<uint32_t>(dims.size());
   ScatterNdDesc d;
-  d.input_dimension_count = 1 + shape.input_count % r;
+  // Half the cases use every dimension (so that at high ranks the outer ones are sized too), the
+  // others have leading ones that the operator strips.
+  d.input_dimension_count = shape.input_count % 2 == 0 ? r : 1 + (shape.input_count / 2) % r;
   const uint32_t k = 1 + shape.tuple % r;
   const uint32_t m = std::max(d.input_dimension_count, k);
   // The expected updates shape has (IndicesDimensionCount-1) + (m-k) entries; it must fit in r.
   d.indices_dimension_count = 1 + shape.indices_count % std::min(r, r - (m - k) + 1);
 
+  // The meaningful input dimensions share the budget; the leading ones are 1.
   Sizes in_sizes(r, 1);
-  uint64_t remaining = budget;
-  for (uint32_t i = r - d.input_dimension_count; i < r; ++i)
-    in_sizes[i] = budgeted_size(dims[i].in, remaining);
+  std::vector<uint32_t> raw_in;
+  for (uint32_t i = r - d.input_dimension_count; i < r; ++i) raw_in.push_back(dims[i].in);
+  const Sizes meaningful_in = budgeted_sizes(raw_in, budget);
+  std::copy(meaningful_in.begin(), meaningful_in.end(),
+            in_sizes.end() - static_cast<ptrdiff_t>(raw_in.size()));
   const uint32_t tuple_begin = r - m, block_begin = r - m + k;
   uint64_t capacity = 1;
   for (uint32_t i = tuple_begin; i < block_begin; ++i) capacity *= in_sizes[i];
 
   // Indices: leading 1s, then the tuple grid (product <= capacity, so tuples can be unique), then k.
   Sizes idx_sizes(r, 1);
-  uint64_t tuples_left = std::min(capacity, budget);
-  Sizes grid;
-  for (uint32_t j = 0; j + 1 < d.indices_dimension_count; ++j) {
-    const uint32_t pos = r - d.indices_dimension_count + j;
-    idx_sizes[pos] = budgeted_size(dims[pos].indices, tuples_left);
-    grid.push_back(idx_sizes[pos]);
-  }
+  std::vector<uint32_t> raw_grid;
+  for (uint32_t j = 0; j + 1 < d.indices_dimension_count; ++j)
+    raw_grid.push_back(dims[r - d.indices_dimension_count + j].indices);
+  const Sizes grid =
+      budgeted_sizes(raw_grid, SizeBudget{std::min(capacity, budget.elements), budget.order, budget.spread});
+  std::copy(grid.begin(), grid.end(), idx_sizes.begin() + (r - d.indices_dimension_count));
   idx_sizes[r - 1] = k;
 
   Sizes meaningful = grid;
@@ -80,11 +85,19 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
 
   // Unique tuples: the first T addresses of a shuffled [0, capacity).
   const uint64_t tuples = element_count(grid).value_or(1);
-  Prng prng(mix_seed(data.index_seed, 0x5ca7u));
+  Prng prng(mix_seed(data.index_seed ^ spec.data_salt, 0x5ca7u));
   std::vector<uint64_t> addresses(capacity);
   std::iota(addresses.begin(), addresses.end(), uint64_t{0});
   for (uint64_t i = 0; i < tuples && i + 1 < capacity; ++i)
     std::swap(addresses[i], addresses[i + prng.below(capacity - i)]);
+  // Half the cases scatter to the corners too: the tuple of every d-1 (or -1) and of every 0 (or -d).
+  if (tuples >= 2 && prng.coin()) {
+    auto corner = [&](uint64_t slot, uint64_t address) {
+      std::swap(addresses[slot], *std::find(addresses.begin(), addresses.end(), address));
+    };
+    corner(0, capacity - 1);
+    corner(1, 0);
+  }
   const bool negative_ok = data.negative && negative_indices_legal(spec.level, index_type);
   std::vector<int64_t> values;
   for (uint64_t t = 0; t < tuples; ++t) {
@@ -115,12 +128,14 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
   const RankRange ranks = rank_range(spec);
   return rc::gen::apply(
       [spec](DataType type, DataType index_type, const std::vector<ScatterDim>& dims,
-             const ScatterShape& shape, uint64_t budget, const Layouts& layouts, const ScatterData& data) {
+             const ScatterShape& shape, const SizeBudget& budget, const Layouts& layouts,
+             const ScatterData& data) {
         return realize(spec, type, index_type, dims, shape, budget, layouts, data);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, scatter_dim_gen()),
-      scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs), scatter_data_gen(spec));
+      scatter_shape_gen(), budget_gen(), layouts_gen(spec.allow_broadcast_inputs, spec.layout_salt),
+      scatter_data_gen(spec));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // shares: the deterministic PRNG, the rank and type choices the support tables allow, element
 // budgets, and dispatch to the operator's generator.
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 #include "build.h"
 
@@ -61,19 +63,63 @@ rc::Gen<uint32_t> raw(uint32_t n) {
   return rc::gen::inRange<uint32_t>(0, n);
 }
 
+rc::Gen<uint32_t> raw_size() {
+  return rc::gen::resize(100, raw());
+}
+
 uint64_t element_budget(int size) {
   return 4 + 20 * static_cast<uint64_t>(std::clamp(size, 0, 100));
 }
 
-rc::Gen<uint64_t> budget_gen() {
-  return rc::gen::withSize([](int size) { return rc::gen::just(element_budget(size)); });
+rc::Gen<SizeBudget> budget_gen() {
+  return rc::gen::construct<SizeBudget>(
+      rc::gen::withSize([](int size) { return rc::gen::just(element_budget(size)); }), raw(),
+      rc::gen::weightedElement<bool>({{1, false}, {3, true}}));
 }
 
-uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining) {
-  const uint64_t cap = std::clamp<uint64_t>(remaining, 1, 64);
-  const uint32_t s = 1 + static_cast<uint32_t>(raw_choice % cap);
+namespace {
+
+// One dimension's size under a cap, and what is left of the budget after it. The raw choice (in
+// [0, 2^16)) is scaled into [1, cap], so that a larger budget never gives a smaller size for the
+// same choice (a case grows with rapidcheck's size) and a shrink of the choice shrinks the size.
+uint32_t capped_size(uint32_t raw_choice, uint64_t cap, uint64_t& remaining) {
+  const uint64_t scaled = (uint64_t{raw_choice % (1u << 16)} * std::max<uint64_t>(cap, 1)) >> 16;
+  const uint32_t s = 1 + static_cast<uint32_t>(scaled);
   remaining = std::max<uint64_t>(1, remaining / s);
   return s;
+}
+
+}  // namespace
+
+uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining) {
+  return capped_size(raw_choice, std::clamp<uint64_t>(remaining, 1, 64), remaining);
+}
+
+Sizes budgeted_sizes(const std::vector<uint32_t>& raw_choices, const SizeBudget& budget) {
+  const size_t n = raw_choices.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (budget.order != 0) {
+    Prng prng(mix_seed(budget.order, 0x0bd3u));
+    for (size_t i = n; i > 1; --i) std::swap(order[i - 1], order[prng.below(i)]);
+  }
+  Sizes sizes(n, 1);
+  uint64_t remaining = budget.elements;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t d = order[k];
+    if (!budget.spread) {
+      sizes[d] = budgeted_size(raw_choices[d], remaining);
+      continue;
+    }
+    // The fair share of the dimensions left, plus two, so that every dimension is larger than 1
+    // in most cases even when the share rounds down to 1 or 2; never more than is left, so that
+    // the product stays within the budget.
+    const double share =
+        std::floor(std::pow(static_cast<double>(remaining), 1.0 / static_cast<double>(n - k)));
+    const uint64_t cap = std::min<uint64_t>({static_cast<uint64_t>(share) + 2, remaining, 64});
+    sizes[d] = capped_size(raw_choices[d], cap, remaining);
+  }
+  return sizes;
 }
 
 Case new_case(const CaseSpec& spec, OperatorDesc op) {

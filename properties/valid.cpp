@@ -36,18 +36,35 @@ rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops) {
   });
 }
 
-rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode) {
+rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
+                                  Variation variation) {
   CaseSpec spec;
   spec.level = level;
   spec.op = cell.op;
   spec.function = cell.function;
   spec.rank = cell.rank;
   spec.mode = mode;
+  spec.layout_salt = variation.layout_salt;
+  spec.data_salt = variation.data_salt;
   if (typed_separately(cell.op, cell.function, cell.role))
     spec.index_type = cell.type;
   else
     spec.data_type = cell.type;
   return case_for_spec(spec);
+}
+
+rc::Gen<Case> at_level(rc::Gen<Case> gen, FeatureLevel level) {
+  return rc::gen::map(std::move(gen), [level](Case c) {
+    c.level = level;
+    const Classification cls = classify(c.op, level, c.data);
+    c.expect = cls.case_class;
+    c.violates.clear();
+    if (cls.case_class != CaseClass::Valid)
+      for (const Violation& v : cls.findings) c.violates.push_back(v.rule);
+    c.expected_output.reset();
+    c.name += "/at-" + std::string(name(level));
+    return c;
+  });
 }
 
 std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKind>& ops) {

@@ -98,7 +98,7 @@ std::string own_copy(const fs::path& dir, const std::string& plugin) {
 std::string certify_args(const fs::path& dir, const std::string& plugin, const std::string& args) {
   // An empty corpus: the generated cases do the catching, and the run stays short.
   fs::create_directories(dir / "no-corpus");
-  return "certify --backend plugin:" + plugin + " " + args + " --budget quick --corpus " +
+  return "certify --backend plugin:" + plugin + " " + args + " --budget smoke --corpus " +
          (dir / "no-corpus").string() + " --repro-dir " + (dir / "repros").string() + " --report " +
          (dir / "report.json").string() + " --junit " + (dir / "junit.xml").string() + " --html " +
          (dir / "report.html").string();
@@ -358,7 +358,7 @@ TEST(CertifyStopped, ATimeLimitStopsTheRunAndSaysSo) {
 TEST(CertifyShards, MergedShardReportsEqualTheUnshardedRun) {
   fs::path dir = scratch("shards");
   const std::string common = "certify --backend plugin:" + std::string(DMLCERT_REFERENCE_PLUGIN) +
-                             " --level 3_0 --ops SLICE,REDUCE --budget quick --repro-dir " +
+                             " --level 3_0 --ops SLICE,REDUCE --budget smoke --repro-dir " +
                              (dir / "repros").string();
   Command whole = dmlcert(dir, common + " --report " + (dir / "whole.json").string());
   Command a = dmlcert(dir, common + " --shard 0/2 --report " + (dir / "a.json").string());

@@ -3,8 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "certify.h"
 #include "mock_backend.h"
@@ -33,11 +35,11 @@ std::unique_ptr<Backend> mock_over_reference(Wrong wrong) {
   return mock;
 }
 
-engine::CertifyOptions quick_options(const std::string& dir, std::vector<OpKind> ops, FeatureLevel level) {
+engine::CertifyOptions smoke_options(const std::string& dir, std::vector<OpKind> ops, FeatureLevel level) {
   engine::CertifyOptions o;
   o.backend = "mock";
   o.level = level;
-  o.budget = *engine::budget_named("quick");
+  o.budget = *engine::budget_named("smoke");  // every kind of item, few of each
   o.ops = std::move(ops);
   o.engine.backend_spec = "mock";
   o.engine.program = "dmlcert";
@@ -54,7 +56,7 @@ fs::path scratch(const std::string& name) {
 
 TEST(EngineCertify, CertifiesAMockThatBehavesLikeTheReference) {
   const fs::path dir = scratch("good");
-  auto o = quick_options(dir.string(), {OpKind::SLICE, OpKind::GATHER_ELEMENTS}, FeatureLevel::L3_0);
+  auto o = smoke_options(dir.string(), {OpKind::SLICE, OpKind::GATHER_ELEMENTS}, FeatureLevel::L3_0);
   std::string error;
   const auto report = engine::run_certification(
       o, [] { return mock_over_reference(nullptr); }, test::reference_oracle(), &error);
@@ -62,6 +64,114 @@ TEST(EngineCertify, CertifiesAMockThatBehavesLikeTheReference) {
   EXPECT_TRUE(cert::certified(*report)) << cert::to_text(*report);
   EXPECT_GT(cert::totals(*report)[static_cast<size_t>(Outcome::Passed)], 100u);
   EXPECT_TRUE(report->failures.empty());
+  fs::remove_all(dir);
+}
+
+// The calls a certification makes, by the table level of the call (docs/design.md, "Certification"), and
+// the shapes it asks for more than once (docs/design.md, "Certification").
+TEST(EngineCertify, AsksEveryLowerTableLevelAndRelatedCasesOfOneShape) {
+  const fs::path dir = scratch("levels");
+  auto calls = std::make_shared<std::map<FeatureLevel, size_t>>();
+  Wrong count_levels = [calls](const OperatorDesc&, FeatureLevel l,
+                               const Bindings&) -> std::optional<ExecResult> {
+    ++(*calls)[table_level(l)];
+    return std::nullopt;
+  };
+  auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
+  std::string error;
+  const auto report = engine::run_certification(
+      o, [&] { return mock_over_reference(count_levels); }, test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  EXPECT_TRUE(cert::certified(*report)) << cert::to_text(*report);
+  for (FeatureLevel lower :
+       {FeatureLevel::L1_0, FeatureLevel::L2_1, FeatureLevel::L3_0, FeatureLevel::L4_1}) {
+    EXPECT_GT((*calls)[lower], 20u) << name(lower);
+    EXPECT_GT((*calls)[FeatureLevel::L5_0], 2 * (*calls)[lower])
+        << "weighted toward the level: " << name(lower);
+  }
+  const engine::ShapeRecurrence& g = report->recurrence;
+  // smoke runs a family for every eighth cell: 22 of SLICE's 176.
+  EXPECT_GE(g.recurring, 20u);
+  for (uint64_t recurred : {g.other_layout, g.other_type, g.other_level, g.other_data, g.repeated})
+    EXPECT_GE(recurred, 10u);
+  EXPECT_LE(g.recurring, g.groups);
+  fs::remove_all(dir);
+}
+
+// A SLICE that remembers the output bytes of its first call of each shape (sizes and type) and
+// writes them again for a later call of that shape: right alone, wrong after a related case with
+// other strides or other data. Each instance has its own memory, as each process would.
+std::unique_ptr<Backend> slice_result_cache() {
+  auto cache = std::make_shared<std::map<std::string, Bytes>>();
+  return mock_over_reference([cache](const OperatorDesc& d, FeatureLevel l,
+                                     const Bindings& b) -> std::optional<ExecResult> {
+    const auto* slice = std::get_if<SliceDesc>(&d);
+    if (!slice || !validate(d, l).invalid.empty()) return std::nullopt;
+    std::string key(name(slice->input.type));
+    for (uint32_t s : slice->input.sizes) key += "," + std::to_string(s);
+    for (uint32_t s : slice->output.sizes) key += "," + std::to_string(s);
+    ExecResult r = test::reference_backend().execute(d, l, b);
+    const auto [kept, first] = cache->try_emplace(key, Bytes(b.output.data, b.output.data + b.output.size));
+    if (!first)
+      std::memcpy(b.output.data, kept->second.data(), std::min<size_t>(b.output.size, kept->second.size()));
+    return r;
+  });
+}
+
+TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) {
+  const fs::path dir = scratch("state");
+  auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
+  o.stop_after_failures = 1;
+  std::string error;
+  const auto report = engine::run_certification(o, slice_result_cache, test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_EQ(report->failures.size(), 1u);
+  const cert::Failure& f = report->failures.front();
+  EXPECT_EQ(f.confirmation, "state-dependent") << f.detail;
+  ASSERT_TRUE(fs::exists(f.sequence)) << "no sequence file";
+  EXPECT_EQ(f.reproduce, "dmlcert run " + f.sequence + " --backend mock");
+  const LoadedCases sequence = load_case_file(f.sequence);
+  ASSERT_GE(sequence.cases.size(), 2u);
+  EXPECT_LE(sequence.cases.size(), 4u);
+  // Replayed in order in one fresh backend, the earlier cases pass and the last one fails again;
+  // alone in a fresh backend it passes.
+  auto replay = slice_result_cache();
+  Runner in_order(*replay, test::reference_oracle());
+  for (size_t i = 0; i + 1 < sequence.cases.size(); ++i)
+    EXPECT_EQ(name(in_order.run(sequence.cases[i]).outcome), "passed");
+  EXPECT_EQ(in_order.run(sequence.cases.back()).outcome, f.outcome);
+  auto fresh = slice_result_cache();
+  Runner alone(*fresh, test::reference_oracle());
+  EXPECT_EQ(name(alone.run(sequence.cases.back()).outcome), "passed");
+  fs::remove_all(dir);
+}
+
+// SCATTER_ND that writes part of its output, then rejects what the reference rejects: out-of-range
+// indices (class U, docs/semantics.md: a rejection leaves every output byte as it was).
+TEST(EngineCertify, PartialWriteThenRejectFailsAClassUCase) {
+  const fs::path dir = scratch("partial");
+  Wrong partial_write = [](const OperatorDesc& d, FeatureLevel l,
+                           const Bindings& b) -> std::optional<ExecResult> {
+    if (!std::holds_alternative<ScatterNdDesc>(d) || !validate(d, l).invalid.empty()) return std::nullopt;
+    ExecResult r = test::reference_backend().execute(d, l, b);
+    if (r.status != Status::Ok && b.output.size > 0) b.output.data[0] = std::byte{0};
+    return r;
+  };
+  auto o = smoke_options(dir.string(), {OpKind::SCATTER_ND}, FeatureLevel::L5_0);
+  o.stop_after_failures = 1;
+  std::string error;
+  const auto report = engine::run_certification(
+      o, [&] { return mock_over_reference(partial_write); }, test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_EQ(report->failures.size(), 1u);
+  const cert::Failure& f = report->failures.front();
+  EXPECT_EQ(f.outcome, Outcome::Failed);
+  EXPECT_THAT(f.detail, ::testing::HasSubstr("unspecified case was rejected"));
+  EXPECT_THAT(f.detail, ::testing::HasSubstr("but output bytes were written"));
+  const LoadedCases loaded = load_case_file(f.repro);
+  ASSERT_EQ(loaded.cases.size(), 1u);
+  const Case& c = loaded.cases.front();
+  EXPECT_EQ(classify(c.op, c.level, c.data).case_class, CaseClass::Unspecified);
   fs::remove_all(dir);
 }
 
@@ -80,7 +190,7 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
     }
     return r;
   };
-  auto o = quick_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L5_0);
+  auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L5_0);
   o.stop_after_failures = 1;
   std::string error;
   const auto report = engine::run_certification(

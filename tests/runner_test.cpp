@@ -94,6 +94,20 @@ Misbehaviour reject_after_writing_a_byte(std::string rule) {
     return r;
   };
 }
+// The same with the write in the output's padding only: its last byte, past every logical element.
+Misbehaviour reject_after_writing_padding(std::string rule) {
+  return [=](const OperatorDesc&, FeatureLevel, const Bindings& b) {
+    b.output.data[b.output.size - 1] = std::byte{0};
+    ExecResult r = exec_result(Status::InvalidArgument, Fault::None, "rejected");
+    r.violations = {Violation{rule, ""}};
+    return r;
+  };
+}
+// Four bytes of slack in the output binding, past its last element.
+Case with_output_slack(Case c) {
+  tensor(c.op, Role::OUTPUT)->total_bytes += 4;
+  return c;
+}
 ExecResult crash(const OperatorDesc&, FeatureLevel, const Bindings&) {
   return exec_result(Status::Error, Fault::Crash, "signal 11");
 }
@@ -140,6 +154,12 @@ std::vector<RunnerRow> runner_rows() {
        reject_after_writing_a_byte("SLICE.SIZES_MATCH_OUTPUT"), Outcome::Failed},
       {"UnspecifiedRejectedButOutputWrittenFails", unspecified_slice(),
        reject_after_writing_a_byte("SLICE.STRIDE_ZERO"), Outcome::Failed},
+      {"InvalidRejectedButPaddingWrittenFails", with_output_slack(invalid_slice()),
+       reject_after_writing_padding("SLICE.SIZES_MATCH_OUTPUT"), Outcome::Failed},
+      {"UnspecifiedRejectedButPaddingWrittenFails", with_output_slack(unspecified_slice()),
+       reject_after_writing_padding("SLICE.STRIDE_ZERO"), Outcome::Failed},
+      {"UnspecifiedRejectedWithPaddingUntouchedPasses", with_output_slack(unspecified_slice()),
+       reject(Status::InvalidArgument, "SLICE.STRIDE_ZERO"), Outcome::Passed},
       {"UnspecifiedRejectedPasses", unspecified_slice(), reject(Status::InvalidArgument, "SLICE.STRIDE_ZERO"),
        Outcome::Passed},
       {"UnspecifiedUnsupportedPasses", unspecified_slice(), reject(Status::Unsupported, ""), Outcome::Passed},

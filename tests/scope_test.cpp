@@ -34,7 +34,7 @@ Certified certify(const std::string& name, const std::string& plugin, const std:
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string command = std::string(DMLCERT_CLI) + " certify --backend plugin:" + plugin + " " + args +
-                              " --budget quick --repro-dir " + (dir / "repros").string() + " --report " +
+                              " --budget smoke --repro-dir " + (dir / "repros").string() + " --report " +
                               (dir / "r.json").string() + " --markdown " + (dir / "r.md").string() +
                               " --html " + (dir / "r.html").string() + " --junit " +
                               (dir / "r.xml").string() + " >" + (dir / "out.txt").string() + " 2>/dev/null";

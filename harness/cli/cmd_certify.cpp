@@ -190,8 +190,10 @@ void add_certify_command(CLI::App& app) {
       "matrix; exit status 0 only when the backend is certified.");
   add_backend_option(*cmd, &args->backend);
   cmd->add_option("--level", args->level, "Feature level to certify (1_0 ... 6_4)")->capture_default_str();
-  cmd->add_option("--budget", args->budget, "quick (about a minute), standard or thorough")
-      ->check(CLI::IsMember({"quick", "standard", "thorough"}))
+  cmd->add_option("--budget", args->budget,
+                  "quick (about a minute), standard (about five), thorough (about thirty), or smoke (a few "
+                  "seconds, for the tests of a CI pipeline)")
+      ->check(CLI::IsMember({"smoke", "quick", "standard", "thorough"}))
       ->capture_default_str();
   cmd->add_option("--shard", args->shard,
                   "i/n: run only shard i of n (default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else all); "

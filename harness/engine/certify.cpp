@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <limits>
@@ -12,6 +13,8 @@
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
 #include "generators.h"
+#include "sequences.h"
+#include "shape_groups.h"
 
 namespace dmlcert::engine {
 namespace {
@@ -22,18 +25,29 @@ using Clock = std::chrono::steady_clock;
 // One unit of work. The full list is the same for every shard; a shard takes every n-th item,
 // and each item's seed depends only on its key, so merged shards equal the unsharded run.
 struct Item {
-  enum Kind { Corpus, Cell, Rule, Robustness } kind;
-  size_t index;  // into corpus cases, report cells or report rules
+  // Sequence: a family of related cases of one cell, run back to back (sequences.h).
+  enum Kind { Corpus, Cell, Rule, Robustness, Sequence } kind;
+  size_t index;  // into corpus cases, report cells (Cell, Sequence) or report rules
   OpKind op;     // whose timeouts and limits it counts toward
   props::DataMode mode = props::DataMode::Exact;
   int rep = 0;
   std::string key;  // stable and unique: the seed and the repro file name come from it
+  // The level its cases are generated at: the certification level, or a lower table level
+  // (docs/design.md, "Certification").
+  FeatureLevel level = kDefaultFeatureLevel;
 };
 
 uint64_t fnv1a(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
   return h;
+}
+
+// Item `index`'s share of `per` items per index: a fraction spreads them evenly (0.25 gives 1
+// to every fourth index), a whole number gives that many to each.
+int share(double per, size_t index) {
+  return static_cast<int>(std::floor(per * static_cast<double>(index + 1)) -
+                          std::floor(per * static_cast<double>(index)));
 }
 
 bool has_op(const std::vector<OpKind>& ops, OpKind op) {
@@ -115,6 +129,7 @@ class Certification {
       return catalog_index(a.rule) < catalog_index(b.rule);
     });
     report_.seconds = elapsed();
+    report_.recurrence = shapes_.counts();
     return std::move(report_);
   }
 
@@ -146,9 +161,9 @@ class Certification {
   // rule check, or several in its operator.
   std::string reason_to_skip(const Item& item) const {
     if (item.kind != Item::Corpus)
-      if (const auto it = timed_out_.find({item.kind == Item::Cell, item.index}); it != timed_out_.end())
+      if (const auto it = timed_out_.find(entry_of(item)); it != timed_out_.end())
         return "not run after a " + std::string(name(it->second)) + " in this " +
-               std::string(item.kind == Item::Cell ? "cell" : "rule check");
+               std::string(entry_of(item).first ? "cell" : "rule check");
     const auto op = static_cast<size_t>(item.op);
     if (o_.timeouts_per_operator > 0 && timeouts_by_op_[op] >= o_.timeouts_per_operator)
       return "not run after " + std::to_string(timeouts_by_op_[op]) + " timeouts and limits in " +
@@ -159,9 +174,15 @@ class Certification {
   void not_run(const Item& item, const std::string& why) {
     switch (item.kind) {
       case Item::Corpus: report_.corpus_not_run.add(why); break;
-      case Item::Cell: report_.cells[item.index].not_run.add(why); break;
+      case Item::Cell:
+      case Item::Sequence: report_.cells[item.index].not_run.add(why); break;
       default: report_.rules[item.index].not_run.add(why); break;
     }
+  }
+
+  // The report entry an item counts towards: (is a cell, index).
+  static std::pair<bool, size_t> entry_of(const Item& item) {
+    return {item.kind == Item::Cell || item.kind == Item::Sequence, item.index};
   }
 
   void plan() {
@@ -192,32 +213,46 @@ class Certification {
                         {},
                         0,
                         "corpus/" + std::to_string(i) + "-" + o_.corpus[i].name});
+    constexpr props::DataMode kModes[] = {props::DataMode::Exact, props::DataMode::Random};
+    auto mode_word = [](props::DataMode m) { return m == props::DataMode::Exact ? "/exact/" : "/random/"; };
     for (const SupportCell& cell : support_cells(o_.level)) {
       if (!has_op(o_.ops, cell.op)) continue;
       const size_t index = report_.cells.size();
+      cell_index_[cert::cell_key(cell)] = index;
       report_.cells.push_back({cell, {}, {}, {}});
-      for (auto mode : {props::DataMode::Exact, props::DataMode::Random})
+      for (auto mode : kModes)
         for (int rep = 0; rep < o_.budget.per_cell_mode; ++rep)
           items_.push_back({Item::Cell, index, cell.op, mode, rep,
-                            "cells/" + cert::cell_key(cell) +
-                                (mode == props::DataMode::Exact ? "/exact/" : "/random/") +
-                                std::to_string(rep)});
+                            "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                            o_.level});
+      for (int rep = 0; rep < share(o_.budget.families_per_cell, index); ++rep) {
+        const auto mode = kModes[rep % 2];
+        items_.push_back({Item::Sequence, index, cell.op, mode, rep,
+                          "sequences/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                          o_.level});
+      }
     }
-    auto add_rules = [&](const std::vector<std::string>& rules, cert::RuleSection section) {
+    // Each rule's operators take turns (rep by rep), so that each is asked to reject it.
+    auto add_rules = [&](FeatureLevel level, const std::vector<std::string>& rules, cert::RuleSection section,
+                         int reps, const std::string& prefix) {
       for (const std::string& rule : rules) {
-        const size_t index = report_.rules.size();
-        report_.rules.push_back({rule, section, {}, {}, {}});
-        for (int rep = 0; rep < o_.budget.per_rule; ++rep)
-          items_.push_back({Item::Rule,
-                            index,
-                            op_of_rule(rule),
-                            {},
-                            rep,
-                            std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep)});
+        const size_t index = rule_index(rule, section);
+        const auto ops = props::rule_operators(rule, level, section == cert::RuleSection::Invalid, o_.ops);
+        for (int rep = 0; rep < reps; ++rep)
+          items_.push_back(
+              {Item::Rule,
+               index,
+               ops.empty() ? op_of_rule(rule) : ops[rep % ops.size()],
+               {},
+               rep,
+               prefix + std::string(cert::name(section)) + "/" + rule + "/" + std::to_string(rep),
+               level});
       }
     };
-    add_rules(props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid);
-    add_rules(props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified);
+    add_rules(o_.level, props::invalid_rules(o_.level, o_.ops), cert::RuleSection::Invalid,
+              o_.budget.per_rule, "");
+    add_rules(o_.level, props::unspecified_rules(o_.level, o_.ops), cert::RuleSection::Unspecified,
+              o_.budget.per_rule, "");
     // Every operator that reads indices gets cases with index values at the extremes of their
     // type (its INDEX_RANGE rule, docs/semantics.md): the values no generator of valid cases makes.
     for (OpKind op : all_ops()) {
@@ -225,12 +260,46 @@ class Certification {
       if (std::find(op_roles.begin(), op_roles.end(), Role::INDICES) == op_roles.end()) continue;
       if (!has_op(o_.ops, op) || o_.level < introduced_at(op)) continue;
       const std::string rule = std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
-      const size_t index = report_.rules.size();
-      report_.rules.push_back({rule, cert::RuleSection::Robustness, {}, {}, {}});
+      const size_t index = rule_index(rule, cert::RuleSection::Robustness);
       for (int rep = 0; rep < o_.budget.per_robustness; ++rep)
-        items_.push_back(
-            {Item::Robustness, index, op, {}, rep, "robustness/" + rule + "/" + std::to_string(rep)});
+        items_.push_back({Item::Robustness,
+                          index,
+                          op,
+                          {},
+                          rep,
+                          "robustness/" + rule + "/" + std::to_string(rep),
+                          o_.level});
     }
+    // The lower table levels (docs/design.md, "Certification"): a backend certified at L runs
+    // cases of every level up to L, and a table transcribed wrong below L shows only there. Their
+    // cells count towards the same cells of L's table (the tables only grow with the level).
+    for (FeatureLevel lower : kTableLevels) {
+      if (lower >= table_level(o_.level)) continue;
+      const std::string prefix = "levels/" + std::string(name(lower)) + "/";
+      size_t planned = 0;
+      for (const SupportCell& cell : support_cells(lower)) {
+        const auto at = cell_index_.find(cert::cell_key(cell));
+        if (!has_op(o_.ops, cell.op) || at == cell_index_.end()) continue;
+        for (int rep = 0; rep < share(o_.budget.per_lower_cell, planned++); ++rep) {
+          const auto mode = kModes[rep % 2];
+          items_.push_back({Item::Cell, at->second, cell.op, mode, rep,
+                            prefix + "cells/" + cert::cell_key(cell) + mode_word(mode) + std::to_string(rep),
+                            lower});
+        }
+      }
+      add_rules(lower, props::invalid_rules(lower, o_.ops), cert::RuleSection::Invalid,
+                o_.budget.per_lower_rule, prefix);
+      add_rules(lower, props::unspecified_rules(lower, o_.ops), cert::RuleSection::Unspecified,
+                o_.budget.per_lower_rule, prefix);
+    }
+  }
+
+  // The report entry of a rule, added the first time it is asked for.
+  size_t rule_index(const std::string& rule, cert::RuleSection section) {
+    for (size_t i = 0; i < report_.rules.size(); ++i)
+      if (report_.rules[i].rule == rule && report_.rules[i].section == section) return i;
+    report_.rules.push_back({rule, section, {}, {}, {}});
+    return report_.rules.size() - 1;
   }
 
   // The operator a rule ID belongs to, by its prefix ("SLICE1.WINDOW_BOUNDS": SLICE1). Shared
@@ -261,12 +330,13 @@ class Certification {
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {
     switch (item.kind) {
-      case Item::Cell: return props::valid_case_for_cell(report_.cells[item.index].cell, o_.level, item.mode);
+      case Item::Cell:
+        return props::valid_case_for_cell(report_.cells[item.index].cell, item.level, item.mode);
       case Item::Rule: {
         const auto& rule = report_.rules[item.index];
         return rule.section == cert::RuleSection::Invalid
-                   ? props::invalid_case(rule.rule, o_.level, o_.ops)
-                   : props::unspecified_case(rule.rule, o_.level, o_.ops);
+                   ? props::invalid_case(rule.rule, item.level, {item.op})
+                   : props::unspecified_case(rule.rule, item.level, {item.op});
       }
       case Item::Robustness: {
         const std::string& key = report_.rules[item.index].rule;  // "<prefix>.INDEX_RANGE.extreme"
@@ -275,10 +345,17 @@ class Certification {
           return rule == std::string(info(k).rule_prefix) + ".INDEX_RANGE";
         });
         const int rep = item.rep;
-        return rc::gen::map(props::valid_case(o_.level, {*op}),
+        // Every extreme (rep % 3) of every index type, over the ranks in turn.
+        const auto s = support(*op, std::nullopt, Role::INDICES, o_.level);
+        const size_t types = s->types.size(), ranks = s->max_rank - s->min_rank + 1;
+        const size_t turn = static_cast<size_t>(rep) / 3;
+        const SupportCell cell{*op, std::nullopt, Role::INDICES, s->types[turn % types],
+                               s->min_rank + static_cast<uint32_t>(turn / types % ranks)};
+        return rc::gen::map(props::valid_case_for_cell(cell, o_.level, props::DataMode::Random),
                             [rep, rule](Case c) { return with_extreme_index(std::move(c), rep, rule); });
       }
-      case Item::Corpus: break;
+      case Item::Corpus:
+      case Item::Sequence: break;
     }
     return std::nullopt;
   }
@@ -286,7 +363,8 @@ class Certification {
   cert::Counts& counts_of(const Item& item) {
     switch (item.kind) {
       case Item::Corpus: return report_.corpus;
-      case Item::Cell: return report_.cells[item.index].counts;
+      case Item::Cell:
+      case Item::Sequence: return report_.cells[item.index].counts;
       default: return report_.rules[item.index].counts;
     }
   }
@@ -294,13 +372,15 @@ class Certification {
   std::vector<std::string>* repros_of(const Item& item) {
     switch (item.kind) {
       case Item::Corpus: return nullptr;
-      case Item::Cell: return &report_.cells[item.index].repros;
+      case Item::Cell:
+      case Item::Sequence: return &report_.cells[item.index].repros;
       default: return &report_.rules[item.index].repros;
     }
   }
 
   void execute(const Item& item) {
     const uint64_t seed = fnv1a(item.key) ^ o_.seed;
+    if (item.kind == Item::Sequence) return execute_family(item, seed);
     WorkItem work;
     work.key = item.key;
     if (item.kind == Item::Corpus) {
@@ -326,16 +406,76 @@ class Certification {
       for (const Failure& f : out.earlier) count_earlier(f);
       return;
     }
-    ++counts_of(item)[static_cast<size_t>(out.report.outcome)];
-    note_output(item, out.report.exec);
+    tally(item,
+          {counts_of(item), repros_of(item),
+           item.kind == Item::Corpus ? std::nullopt : std::optional(entry_of(item))},
+          out);
+  }
+
+  // A family of related cases, back to back in the backend's process, all sampled at one seed.
+  // Valid members count towards their cell; a member that is invalid or class U at its level
+  // counts towards the first rule it breaks.
+  void execute_family(const Item& item, uint64_t seed) {
+    const SupportCell& cell = report_.cells[item.index].cell;
+    for (const RelatedCase& member :
+         related_cases(cell, item.level, item.mode, o_.budget.size, seed, o_.level)) {
+      if (o_.stop_after_failures > 0 && engine_->failures() >= static_cast<size_t>(o_.stop_after_failures))
+        return;
+      WorkItem work;
+      work.key = item.key + "/" + member.name;
+      work.gen = member.gen;
+      work.seed = seed;
+      work.size = member.size;
+      work.origin =
+          "certify seed=" + std::to_string(seed) + " size=" + std::to_string(member.size) + " " + member.name;
+      CaseOutcome out = engine_->run(work);
+      if (out.interrupted) {
+        not_run(item, reason_to_stop(0));
+        return;
+      }
+      if (!out.generated) {
+        ++report_.cells[item.index].counts[static_cast<size_t>(Outcome::Skipped)];
+        for (const Failure& f : out.earlier) count_earlier(f);
+        continue;
+      }
+      size_t index = item.index;
+      if (out.cls.case_class == CaseClass::Valid) {
+        if (const auto at = cell_index_.find(cert::cell_key(member.cell)); at != cell_index_.end())
+          index = at->second;
+        tally(item, {report_.cells[index].counts, &report_.cells[index].repros, std::pair{true, index}}, out);
+      } else {
+        index = rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule,
+                           out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
+                                                                    : cert::RuleSection::Unspecified);
+        tally(item, {report_.rules[index].counts, &report_.rules[index].repros, std::pair{false, index}},
+              out);
+      }
+      // A timeout ends the family as it ends its cell.
+      if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) return;
+    }
+  }
+
+  // Where a case counts: its counts, its repro files and its cell or rule check ((is a cell,
+  // index); none for the corpus).
+  struct Entry {
+    cert::Counts& counts;
+    std::vector<std::string>* repros;
+    std::optional<std::pair<bool, size_t>> check;
+  };
+
+  // Counts a case that ran: its outcome, what the backend printed, its behaviour, its shape, a
+  // timeout and a failure, and the late faults it revealed of earlier cases.
+  void tally(const Item& item, const Entry& entry, const CaseOutcome& out) {
+    ++entry.counts[static_cast<size_t>(out.report.outcome)];
+    note_output(out.c.name, out.report.exec);
     note_behaviour(out);
+    if (out.cls.case_class == CaseClass::Valid) shapes_.add(out.c);
     if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) {
       ++timeouts_;
       ++timeouts_by_op_[static_cast<size_t>(item.op)];
-      if (item.kind != Item::Corpus)
-        timed_out_.emplace(std::pair{item.kind == Item::Cell, item.index}, out.report.outcome);
+      if (entry.check) timed_out_.emplace(*entry.check, out.report.outcome);
     }
-    if (out.failure) record(item, *out.failure);
+    if (out.failure) record(entry.repros, *out.failure);
     for (const Failure& f : out.earlier) count_earlier(f);
   }
 
@@ -354,23 +494,25 @@ class Certification {
     report_.rules.push_back(std::move(check));
   }
 
-  // A late fault of an earlier case counts against that case, not the one that revealed it.
+  // A late fault of an earlier case counts against that case, not the one that revealed it (a
+  // family's member against its family's cell).
   void count_earlier(const Failure& f) {
-    const auto it = item_by_key_.find(f.key);
+    auto it = item_by_key_.find(f.key);
+    if (it == item_by_key_.end()) it = item_by_key_.find(f.key.substr(0, f.key.rfind('/')));
     if (it == item_by_key_.end()) return;
     cert::Counts& counts = counts_of(items_[it->second]);
     if (counts[static_cast<size_t>(Outcome::Passed)] > 0) --counts[static_cast<size_t>(Outcome::Passed)];
     ++counts[static_cast<size_t>(f.outcome)];
-    record(items_[it->second], f);
+    record(repros_of(items_[it->second]), f);
   }
 
-  void record(const Item& item, const Failure& f) {
-    if (auto* repros = repros_of(item)) {
+  void record(std::vector<std::string>* repros, const Failure& f) {
+    if (repros) {
       if (!f.repro.empty()) repros->push_back(f.repro);
       if (!f.shrunk.empty()) repros->push_back(f.shrunk);
       if (!f.sequence.empty()) repros->push_back(f.sequence);
     }
-    report_.failures.push_back({item.key, f.case_name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
+    report_.failures.push_back({f.key, f.case_name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
                                 std::string(name(f.confirmation)), f.reproduce, f.seed, f.backend_output,
                                 f.backend_output_dropped});
   }
@@ -390,13 +532,13 @@ class Certification {
   }
 
   // What the backend printed goes to the report, never to dmlcert's own output.
-  void note_output(const Item& item, const ExecResult& exec) {
+  void note_output(const std::string& key, const ExecResult& exec) {
     if (exec.output_text.empty() && exec.output_dropped == 0) return;
     cert::BackendOutput& o = report_.backend_output;
     ++o.calls;
     o.bytes += exec.output_text.size() + exec.output_dropped;
     if (o.samples.size() < cert::BackendOutput::kSamples)
-      o.samples.push_back({item.key, exec.output_text, exec.output_dropped});
+      o.samples.push_back({key, exec.output_text, exec.output_dropped});
   }
 
   const CertifyOptions& o_;
@@ -409,14 +551,20 @@ class Certification {
   std::array<int, kOpCount> timeouts_by_op_{};
   // (is a cell, index) of cells and rule checks with a timeout or a limit, and which.
   std::map<std::pair<bool, size_t>, Outcome> timed_out_;
+  std::map<std::string, size_t> cell_index_;  // cell key -> report_.cells
+  ShapeGroups shapes_;
 };
 
 }  // namespace
 
 std::optional<Budget> budget_named(const std::string& name) {
-  if (name == "quick") return Budget{"quick", 1, 4, 4, 25, 1.0, 10};
-  if (name == "standard") return Budget{"standard", 4, 20, 16, 40, 5.0, 50};
-  if (name == "thorough") return Budget{"thorough", 16, 100, 64, 60, 20.0, 200};
+  // Calibrated on a two-core machine (docs/design.md, "Budgets"): quick about a minute, standard
+  // about five, thorough about thirty.
+  // smoke: a few seconds, for the tests of a CI pipeline, not a certification to publish.
+  if (name == "smoke") return Budget{"smoke", 1, 8, 6, 25, 1.0, 10, 0.125, 0.25, 2};
+  if (name == "quick") return Budget{"quick", 4, 150, 300, 25, 1.0, 10, 1.5, 2, 30};
+  if (name == "standard") return Budget{"standard", 24, 1200, 1500, 40, 5.0, 50, 8, 8, 240};
+  if (name == "thorough") return Budget{"thorough", 80, 4000, 5000, 60, 20.0, 200, 25, 25, 800};
   return std::nullopt;
 }
 

@@ -19,8 +19,15 @@ struct Budget {
   int size = 25;              // rapidcheck size: bounds ranks' extents and data
   double shrink_seconds = 1;  // per failure
   int max_shrinks = 10;       // failures shrunk per run (the first ones found)
+  // Families of related cases per cell, run back to back (sequences.h), about ten cases each; a
+  // fraction spreads them over the cells (0.25: one family for every fourth cell).
+  double families_per_cell = 1;
+  // Cases per cell (a fraction spreads them likewise) and per rule at each table level below the
+  // certification level.
+  double per_lower_cell = 1;
+  int per_lower_rule = 1;
 };
-std::optional<Budget> budget_named(const std::string& name);  // quick, standard, thorough
+std::optional<Budget> budget_named(const std::string& name);  // smoke, quick, standard, thorough
 
 struct CertifyOptions {
   std::string backend;  // the --backend spec, for the report

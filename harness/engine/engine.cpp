@@ -19,6 +19,8 @@ namespace fs = std::filesystem;
 constexpr size_t kFirstCases = 8, kRecentCases = 56;
 // Trials a bisection may spend, each a fresh process running a few cases.
 constexpr int kBisectTrials = 48;
+// The latest cases tried alone before the process's first ones.
+constexpr size_t kLatestSingles = 8;
 // Calls remembered for naming the case of a late fault. A late fault shows at the latest when the
 // process dies, which is at the next call that touches the retired bindings' pages or sooner.
 constexpr size_t kRememberedCalls = 64;
@@ -233,10 +235,18 @@ std::optional<std::vector<const Case*>> Engine::bisect(const Case& c, Outcome ou
     return sequence_fails(with(before), outcome);
   };
   if (history.empty() || !fails(history)) return std::nullopt;
-  // Most state bugs need one earlier call: the latest first (a plan cache), then the process's
-  // first ones (a buffer sized by the first call).
-  for (size_t i = history.size(); i-- > 0 && trials < kBisectTrials;)
+  // Most state bugs need one earlier call: the latest ones first (a plan cache, an accumulator),
+  // then the process's first ones (a buffer sized by the first call), then the rest.
+  std::vector<size_t> singles;
+  const size_t firsts = first_cases_.size();
+  for (size_t i = history.size(); i-- > firsts && singles.size() < kLatestSingles;) singles.push_back(i);
+  for (size_t i = 0; i < firsts; ++i) singles.push_back(i);
+  for (size_t i = history.size() - std::min(history.size() - firsts, kLatestSingles); i-- > firsts;)
+    singles.push_back(i);
+  for (size_t i : singles) {
+    if (trials >= kBisectTrials) break;
     if (fails({history[i]})) return with({history[i]});
+  }
   // Otherwise drop halves, then quarters, ... of the history while it still fails.
   std::vector<const Case*> keep = history;
   for (size_t chunk = keep.size() / 2; chunk >= 1 && trials < kBisectTrials;) {

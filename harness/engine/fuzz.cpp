@@ -117,6 +117,7 @@ void FuzzResult::merge(FuzzResult&& o) {
     for (size_t i = 0; i < d.above_one.size(); ++i) mine.above_one[i] += d.above_one[i];
   }
   coverage.merge(o.coverage);
+  shapes.merge(o.shapes);
   std::move(o.failures.begin(), o.failures.end(), std::back_inserter(failures));
 }
 
@@ -135,6 +136,7 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
   eo.max_shrinks = 1 << 20;  // every fuzz failure is shrunk within its time cap
   eo.in_flight = "in-flight-" + std::to_string(worker);
   Engine engine(*under_test, oracle, make_backend, eo);
+  ShapeGroups shapes;
   auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
@@ -192,6 +194,7 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
     if (plan.case_class == CaseClass::Valid) {
       ++result.modes[std::string(name(plan.mode))];
       const TensorDesc& o = *tensor(c.op, Role::OUTPUT);
+      if (out.cls.case_class == CaseClass::Valid) shapes.add(c);
       if (out.cls.case_class == CaseClass::Valid && o.rank() >= 1 && o.rank() <= 8) {
         DimensionStats& d = result.dimensions[o.rank()];
         ++d.cases;
@@ -210,6 +213,7 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
       progress_lock.unlock();
     }
   }
+  result.shapes = shapes.counts();
   return result;
 }
 
@@ -266,6 +270,7 @@ std::string fuzz_summary(const FuzzResult& r) {
     for (uint32_t i = 0; i < rank; ++i)
       os << " " << i << "=" << (d.cases ? 100 * d.above_one[i] / d.cases : 0) << "%";
   }
+  os << "\nShapes asked more than once (valid cases, per worker): " << r.shapes.summary();
   os << "\n" << r.coverage.table(r.levels);
   return os.str();
 }
@@ -294,6 +299,9 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
     dj["cases"] = d.cases;
     dj["by_dimension"] = std::vector<uint64_t>(d.above_one.begin(), d.above_one.begin() + rank);
   }
+  // Per worker, like the throughput: another --jobs splits the shapes among other processes.
+  if (timings)
+    for (const auto& [key, field] : kShapeRecurrenceFields) j["shape_groups"][key] = r.shapes.*field;
   for (FeatureLevel l : r.levels) {
     const auto cells = support_cells(l);
     const auto missing = r.coverage.missing_cells(l);

@@ -16,6 +16,7 @@
 #include "coverage.h"
 #include "engine.h"
 #include "generators.h"
+#include "shape_groups.h"
 
 namespace dmlcert::engine {
 
@@ -91,6 +92,7 @@ struct FuzzResult {
   std::map<std::string, ClassStats> classes;  // "valid" -> n, time (as the validator classified)
   std::map<std::string, uint64_t> ranks, types, ops, modes;  // distribution of generated cases
   std::map<uint32_t, DimensionStats> dimensions;             // valid cases, by output rank
+  ShapeRecurrence shapes;  // shapes a worker's backend was asked for more than once
   Coverage coverage;
   std::vector<FuzzFailure> failures;  // in index order
   std::vector<FeatureLevel> levels;
@@ -104,7 +106,8 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
 // Human summary: counts, throughput, distributions and the coverage table.
 std::string fuzz_summary(const FuzzResult& r);
 // The --report JSON: counts per outcome and class, coverage, failures with seeds and paths,
-// distributions; throughput unless `timings` is false (the rest is the same for any --jobs).
+// distributions; throughput and the shapes each worker was asked more than once unless `timings`
+// is false (the rest is the same for any --jobs).
 std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& options, bool timings = true);
 
 }  // namespace dmlcert::engine

@@ -13,6 +13,7 @@
 
 #include "dmlcert/runner.h"
 #include "dmlcert/support.h"
+#include "shape_groups.h"
 
 namespace dmlcert::cert {
 
@@ -156,6 +157,7 @@ struct Report {
   // answering or could not be loaded); empty when it ran to the end. Such a report is incomplete
   // and never certifies. A report written while the run goes on says so here too.
   std::string stopped;
+  engine::ShapeRecurrence recurrence;  // the shapes run more than once (shape_groups.h)
 };
 
 Counts totals(const Report& r);
@@ -185,6 +187,11 @@ std::string verdict(const Report& r);
 // The run's exit status for this report: 0 certified (or, with --expect, every failure known and
 // no entry expired), else 1.
 int exit_status(const Report& r);
+// Cases run per cell (every outcome but skipped): the fewest, the median and the most.
+struct CellSpread {
+  uint64_t min = 0, median = 0, max = 0;
+};
+CellSpread cases_per_cell(const Report& r);
 
 // A cell's stable key: "REDUCE.SUM/input/FLOAT32/r3", "SLICE/output/INT8/r1".
 std::string cell_key(const SupportCell& c);

@@ -140,6 +140,10 @@ std::string to_json(const Report& r) {
   for (const auto& sample : r.backend_output.samples)
     j["backend_output"]["samples"].push_back(
         {{"where", sample.where}, {"text", sample.text}, {"dropped_bytes", sample.dropped}});
+  const CellSpread spread = cases_per_cell(r);
+  j["cases_per_cell"] = {{"min", spread.min}, {"median", spread.median}, {"max", spread.max}};
+  for (const auto& [key, field] : engine::kShapeRecurrenceFields)
+    j["shape_groups"][key] = r.recurrence.*field;
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
     j["failures"].push_back({{"where", f.where},
@@ -227,6 +231,9 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
         r.backend_output.samples.push_back({sample.value("where", ""), sample.value("text", ""),
                                             sample.value("dropped_bytes", uint64_t{0})});
     }
+    if (j.contains("shape_groups"))
+      for (const auto& [key, field] : engine::kShapeRecurrenceFields)
+        r.recurrence.*field = j.at("shape_groups").value(key, uint64_t{0});
     for (const json& f : j.at("failures")) {
       Failure failure;
       failure.where = f.at("where").get<std::string>();

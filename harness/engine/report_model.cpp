@@ -247,6 +247,19 @@ std::vector<const ExpectationCheck::Entry*> ExpectationCheck::expired() const {
   return out;
 }
 
+CellSpread cases_per_cell(const Report& r) {
+  std::vector<uint64_t> ran;
+  for (const auto& c : r.cells) {
+    uint64_t n = 0;
+    for (int i = 0; i < kOutcomeCount; ++i)
+      if (static_cast<Outcome>(i) != Outcome::Skipped) n += c.counts[static_cast<size_t>(i)];
+    ran.push_back(n);
+  }
+  if (ran.empty()) return {};
+  std::sort(ran.begin(), ran.end());
+  return {ran.front(), ran[ran.size() / 2], ran.back()};
+}
+
 std::string cell_key(const SupportCell& c) {
   std::string op(name(c.op));
   if (c.function) op += "." + name(*c.function);
@@ -315,6 +328,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     for (const auto& sample : p.backend_output.samples)
       if (out.backend_output.samples.size() < BackendOutput::kSamples)
         out.backend_output.samples.push_back(sample);
+    out.recurrence.merge(p.recurrence);  // each shard runs in a backend process of its own
     out.failures.insert(out.failures.end(), p.failures.begin(), p.failures.end());
     out.seconds = std::max(out.seconds, p.seconds);  // shards run side by side
   }

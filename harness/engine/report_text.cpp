@@ -91,6 +91,9 @@ std::string to_text(const Report& r) {
   }
   if (r.expectations) out << "Expectations: " << expectations_text(*r.expectations) << "\n";
 
+  const CellSpread spread = cases_per_cell(r);
+  out << "Cases per cell: " << spread.min << " to " << spread.max << " (median " << spread.median
+      << "). Shapes asked more than once: " << r.recurrence.summary() << "\n";
   out << verdict(r) << "\n";
   if (!certified(r)) {
     auto missing = missing_cells(r);

@@ -14,7 +14,13 @@ struct MutantInfo {
   std::string_view description;  // the bug, in one line
   // Why the shrunk repro may exceed rank 3 or 64 output elements; empty when it may not.
   std::string_view large_repro = {};
+  // The bug lives in state kept between calls: its failure must come back only after other cases,
+  // as a short sequence that replays in one process (docs/design.md, "The engine").
+  bool state_dependent = false;
 };
+
+// Why a state-dependent mutant's repro is not small: sequences are bisected, not shrunk.
+inline constexpr std::string_view kSequenceRepro = "a sequence of generated cases: bisected, not shrunk";
 
 inline constexpr MutantInfo kMutants[] = {
     // SLICE
@@ -81,6 +87,55 @@ inline constexpr MutantInfo kMutants[] = {
      "GATHER_ELEMENTS copies float elements as x + 0.0, turning -0.0 into +0.0"},
     {"gather_elements_hangs_on_negative_index", "GATHER_ELEMENTS", "hang",
      "GATHER_ELEMENTS never returns when an index is negative"},
+    // State kept between calls
+    {"slice_plan_cache_ignores_strides", "SLICE", "state: plan cache",
+     "SLICE caches compiled plans keyed on sizes, window and type, not on the tensors' strides",
+     kSequenceRepro, true},
+    {"reduce_scratch_sized_by_first_call", "REDUCE", "state: scratch buffer",
+     "REDUCE stages groups in a scratch buffer sized by the first call and never grown", kSequenceRepro,
+     true},
+    {"sum_accumulator_not_cleared", "REDUCE", "state: accumulator",
+     "Float SUM keeps its accumulators between calls and clears them only when they grow", kSequenceRepro,
+     true},
+    {"slice1_validation_cached_across_levels", "SLICE1", "state: validation cache",
+     "SLICE1 remembers accepted descriptors without their feature level and runs them unchecked at any level",
+     kSequenceRepro, true},
+    {"gather_elements_kernel_cache_ignores_index_type", "GATHER_ELEMENTS", "state: kernel cache",
+     "GATHER_ELEMENTS caches kernels keyed without the index type, so a later call reads indices at the "
+     "wrong width",
+     kSequenceRepro, true},
+    // Arithmetic at the edges
+    {"slice_bounds_in_32_bits", "SLICE", "32-bit arithmetic",
+     "SLICE checks Offsets + Strides * (Sizes - 1) < Input.Sizes in 32 bits, where the sum wraps"},
+    {"slice1_window_bounds_in_32_bits", "SLICE1", "32-bit arithmetic",
+     "SLICE1 checks InputWindowOffsets + InputWindowSizes <= Input.Sizes in 32 bits, where the sum wraps"},
+    {"element_limit_summed_in_32_bits", "all", "32-bit arithmetic",
+     "T.ELEMENT_LIMIT checks each (Sizes[i]-1) * Strides[i] but adds them up in 32 bits"},
+    {"total_bytes_in_32_bits", "all", "32-bit arithmetic",
+     "T.TOTAL_BYTES computes span * element size in 32 bits, so a span over 4 GiB needs a few bytes"},
+    {"gather_elements_rejects_minus_d", "GATHER_ELEMENTS", "index edge",
+     "GATHER_ELEMENTS accepts negative indices in (-d, 0), rejecting the legal index -d"},
+    {"gather_elements_index_magnitude_overflows", "GATHER_ELEMENTS", "index extreme",
+     "GATHER_ELEMENTS range-checks -index in 64 bits, which INT64_MIN overflows: it reads far before the "
+     "input"},
+    // Dimensions at high ranks
+    {"slice1_rank8_innermost_ignored", "SLICE1", "rank 8",
+     "SLICE1 at rank 8 writes only the first element of each innermost output row",
+     "needs rank 8: the bug is in the rank-8 path"},
+    {"reduce_rank8_innermost_ignored", "REDUCE", "rank 8",
+     "REDUCE at rank 8 reduces as if the innermost dimension had size 1",
+     "needs rank 8: the bug is in the rank-8 path"},
+    // Output written by a rejection
+    {"scatter_nd_partial_write_then_reject", "SCATTER_ND", "write before rejection",
+     "SCATTER_ND copies Input to Output, then rejects an out-of-range index (class U) with the output "
+     "written"},
+    {"slice1_clears_output_padding_first", "SLICE1", "write before rejection",
+     "SLICE1 zeroes the output's padding bytes before it validates, so rejected calls have written them"},
+    // Support tables below the certification level
+    {"slice_64bit_types_at_every_level", "SLICE", "table below the level",
+     "SLICE executes FLOAT64, INT64 and UINT64 at every feature level (the table adds them at 4_1)"},
+    {"slice1_ranks_4_to_5_until_4_1", "SLICE1", "table below the level",
+     "SLICE1 allows only ranks 4-5 before 4_1 (the table allows 1-8 from 3_0)"},
 };
 
 // The description of a mutant id ("" for an unknown id).

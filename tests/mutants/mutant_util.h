@@ -3,6 +3,7 @@
 // "mutant: <the bug in one line>" (from the catalog, so the doc generator and the plugin agree).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "dmlcert/validate.h"
 #include "mutant_catalog.h"
 #include "plugin/backend_adapter.h"
+#include "plugin/wire.h"
 #include "reference/internal.h"
 #include "reference/reference.h"
 
@@ -93,6 +95,69 @@ class PatchedReference : public Backend {
 
 inline ExecResult rejected(std::string message) {
   return exec_result(Status::InvalidArgument, Fault::None, std::move(message));
+}
+
+// GATHER_ELEMENTS as the reference walks it, with every index element resolved by `resolve` into
+// a coordinate along the axis; nullopt is out of range, and the call is then rejected before
+// anything is written.
+inline ExecResult gather_elements_with(
+    const GatherElementsDesc& d, const Bindings& b,
+    const std::function<std::optional<uint32_t>(const std::byte*)>& resolve) {
+  const InputTensor input(d.input, b.input.data);
+  const InputTensor indices(d.indices, b.indices.data);
+  const OutputTensor output(d.output, b.output.data);
+  std::vector<uint32_t> resolved;
+  bool out_of_range = false;
+  for_each_coord(d.indices.sizes, [&](const Coord& c) {
+    const auto at = resolve(indices.at(c));
+    out_of_range = out_of_range || !at;
+    resolved.push_back(at.value_or(0));
+  });
+  if (out_of_range) return rejected("GATHERELEMENTS.INDEX_RANGE: index data out of range");
+  std::size_t next = 0;
+  for_each_coord(d.output.sizes, [&](const Coord& c) {
+    Coord from = c;
+    from[d.axis] = resolved[next++];
+    copy_element(output.at(c), input.at(from), output.element_bytes());
+  });
+  return ok();
+}
+
+// A descriptor as bytes (every field), for backends that cache per descriptor.
+inline std::string descriptor_key(const OperatorDesc& d) {
+  plugin::wire::Writer w;
+  w.desc(d);
+  return w.bytes();
+}
+
+// The operator's own kernel, without its checks: what a backend runs once its own validation
+// (right or wrong) has passed.
+inline ExecResult run_kernel(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) {
+  return visit(desc, [&](const auto& d) { return reference::execute(d, level, b, Reading{}); });
+}
+
+// Which bytes of an output binding of `binding_bytes` hold a logical element; the others are
+// padding (strides larger than packed, slack past the last element). Empty when the descriptor
+// is too large to walk or its strides do not match its sizes.
+inline std::vector<bool> logical_bytes(const TensorDesc& out, uint64_t binding_bytes) {
+  const auto count = element_count(out.sizes);
+  if (!count || *count > (1u << 20) || (out.strides && out.strides->size() != out.sizes.size())) return {};
+  std::vector<bool> logical(binding_bytes, false);
+  const auto strides = effective_strides(out);
+  const size_t element = element_size(out.type);
+  for_each_coord(out.sizes, [&](const Coord& c) {
+    const uint64_t at = element_offset(c, strides) * element;
+    for (size_t i = 0; i < element && at + i < logical.size(); ++i) logical[at + i] = true;
+  });
+  return logical;
+}
+
+// The validator's findings when they are exactly `rules` (in any order, each at least once).
+inline bool only_broken(const Validation& v, std::initializer_list<std::string_view> rules) {
+  if (v.invalid.empty()) return false;
+  for (const Violation& x : v.invalid)
+    if (std::find(rules.begin(), rules.end(), x.rule) == rules.end()) return false;
+  return true;
 }
 
 // ---- REDUCE helpers: the reference's group walk, for mutants that replace one function --------

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "dmlcert/case.h"
+#include "dmlcert/support.h"
 
 namespace dmlcert::mutants {
 namespace {
@@ -91,22 +92,47 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
 
   const LoadedCases loaded = load_case_file(d.repro);
   if (!loaded.cases.empty()) {
-    const TensorDesc& out = *tensor(loaded.cases.front().op, Role::OUTPUT);
+    const Case& c = loaded.cases.front();
+    const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
     d.rank = out.rank();
+    if (const auto s = support(op_kind(c.op), reduce_function(c.op), Role::OUTPUT, c.level))
+      d.min_rank = s->min_rank;
     d.output_elements = element_count(out.sizes).value_or(0);
   }
   const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --backend ";
   d.replay_fails_on_plugin = run(replay + shell_quoted("plugin:" + plugin), d.log) == 1;
   d.replay_passes_on_reference = run(replay + "reference", d.log) == 0;
+  d.confirmation = f.value("confirmation", "");
+  d.sequence = f.value("sequence", "");
+  if (!d.sequence.empty()) {
+    d.sequence_length = load_case_file(d.sequence).cases.size();
+    // The documented replay of a sequence: `dmlcert run` runs a .jsonl in order in one process.
+    const std::string in_order = shell_quoted(s.cli) + " run " + shell_quoted(d.sequence) + " --backend ";
+    d.sequence_fails_on_plugin = run(in_order + shell_quoted("plugin:" + plugin), d.log) == 1;
+    d.sequence_passes_on_reference = run(in_order + "reference", d.log) == 0;
+  }
   return d;
 }
 
-bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, std::string* log) {
+bool certifies(const MutationSetup& s, const std::string& plugin, const std::string& id, std::string* log,
+               bool claims_some_cells) {
   const fs::path dir = fresh_dir(s, id);
   *log = (dir / "log.txt").string();
   MutationSetup with_corpus = s;  // a legitimate variant must pass everything, the corpus included
   with_corpus.corpus = true;
-  return run(certify_command(with_corpus, plugin, dir), *log) == 0;
+  if (run(certify_command(with_corpus, plugin, dir), *log) == 0) return true;
+  if (!claims_some_cells) return false;
+  std::ifstream in(dir / "report.json");
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (report.is_discarded() || !report.contains("failures") || !report.at("failures").empty()) return false;
+  auto held = [](const nlohmann::json& entry) {
+    const std::string status = entry.value("status", "");
+    return status == "passed" || status == "unimplemented" || status == "not-run";
+  };
+  bool clean = held(report.at("corpus"));
+  for (const auto& cell : report.at("cells")) clean &= held(cell);
+  for (const auto& rule : report.at("rules")) clean &= held(rule);
+  return clean;
 }
 
 }  // namespace dmlcert::mutants

@@ -4,6 +4,7 @@
 // mutation_score.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -28,13 +29,22 @@ struct Detection {
   std::string where;    // the cell or rule that caught it ("cells/REDUCE.SUM/input/FLOAT16/r2/random/0")
   std::string outcome;  // "failed", "crash", "timeout", "oob", ...
   std::string detail;
-  uint64_t cases = 0;   // cases run up to and including the first failure
-  std::string repro;    // the shrunk repro file when there is one, else the original
-  bool shrunk = false;  // whether `repro` is the shrunk file
-  uint32_t rank = 0;    // the repro's output rank
+  uint64_t cases = 0;     // cases run up to and including the first failure
+  std::string repro;      // the shrunk repro file when there is one, else the original
+  bool shrunk = false;    // whether `repro` is the shrunk file
+  uint32_t rank = 0;      // the repro's output rank
+  uint32_t min_rank = 1;  // the lowest output rank the repro's operator takes at the repro's level
   uint64_t output_elements = 0;
   bool replay_fails_on_plugin = false;      // `dmlcert replay REPRO --backend plugin:P` fails
   bool replay_passes_on_reference = false;  // `dmlcert replay REPRO --backend reference` passes
+  // "reproduced alone", "state-dependent", ... (the engine's confirmation of the failure)
+  std::string confirmation;
+  // State-dependent failures: the .jsonl the engine bisected, its length, and whether
+  // `dmlcert run SEQUENCE --backend plugin:P` fails (on its last case) while the reference passes it.
+  std::string sequence;
+  size_t sequence_length = 0;
+  bool sequence_fails_on_plugin = false;
+  bool sequence_passes_on_reference = false;
   double seconds = 0;
   std::string log;  // where certify's output went
 };
@@ -42,14 +52,16 @@ struct Detection {
 // Certifies the plugin, stopping at its first failure, then replays the failure's repro.
 Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
 
-// Certifies the plugin in full, corpus included; true when it is certified (exit status 0). *log names the
-// file with certify's output.
+// Certifies the plugin in full, corpus included; true when it is certified (exit status 0), or,
+// for a plugin that claims only some cells, when nothing failed and every cell either passed or
+// is one it does not claim (unimplemented). *log names the file with certify's output.
 bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
-               std::string* log);
+               std::string* log, bool claims_some_cells = false);
 
-// Whether the repro is small enough: output rank <= 3 and <= 64 output elements.
+// Whether the repro is small enough: output rank <= 3 (or the lowest rank its level allows, 4 for
+// SLICE below 3_0) and <= 64 output elements.
 inline bool small_repro(const Detection& d) {
-  return d.rank <= 3 && d.output_elements <= 64;
+  return d.rank <= std::max(3u, d.min_rank) && d.output_elements <= 64;
 }
 
 }  // namespace dmlcert::mutants

@@ -8,17 +8,10 @@
 namespace dmlcert::mutants {
 namespace {
 
-bool only_total_bytes_broken(const Validation& v) {
-  if (v.invalid.empty()) return false;
-  for (const Violation& x : v.invalid)
-    if (x.rule != "T.TOTAL_BYTES") return false;
-  return true;
-}
-
 class TotalBytesUnchecked final : public PatchedReference {
   std::optional<ExecResult> intercept(const OperatorDesc& desc, FeatureLevel level,
                                       const Bindings& b) override {
-    if (!only_total_bytes_broken(validate(desc, level))) return std::nullopt;
+    if (!only_broken(validate(desc, level), {"T.TOTAL_BYTES"})) return std::nullopt;
     // BUG: no T.TOTAL_BYTES check. Each tensor gets a scratch copy of its implied size.
     OperatorDesc sized = desc;
     std::map<Role, Bytes> scratch;

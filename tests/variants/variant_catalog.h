@@ -10,6 +10,9 @@ namespace dmlcert::variants {
 struct VariantInfo {
   std::string_view id;
   std::string_view description;
+  // It implements only some cells: it certifies when nothing fails and every cell it does not
+  // claim is unimplemented (the verdict covers what it claims).
+  bool claims_some_cells = false;
 };
 
 inline constexpr VariantInfo kVariants[] = {
@@ -20,6 +23,12 @@ inline constexpr VariantInfo kVariants[] = {
     {"rejects_unspecified", "rejects every class U descriptor and every class U data with invalid-argument"},
     {"clamps_indices", "clamps out-of-range SCATTER_ND and GATHER_ELEMENTS indices into the dimension"},
     {"scatter_nd_first_write_wins", "SCATTER_ND resolves duplicate index tuples first-write-wins"},
+    {"plan_cache",
+     "SLICE and SLICE1 cache compiled plans keyed on the whole descriptor and the feature level"},
+    {"output_padding_written",
+     "every successful call zeroes the output's padding inside TotalTensorSizeInBytes"},
+    {"claims_some_cells",
+     "implements no FLOAT64, no LOG_SUM or LOG_SUM_EXP and no GATHER_ELEMENTS, and says so", true},
 };
 
 constexpr std::string_view describe(std::string_view id) {
