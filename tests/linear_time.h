@@ -12,24 +12,9 @@
 #include <cstddef>
 #include <functional>
 
-namespace dmlcert::test {
+#include "build_kind.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-inline constexpr bool kInstrumented = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-inline constexpr bool kInstrumented = true;
-#else
-inline constexpr bool kInstrumented = false;
-#endif
-#else
-inline constexpr bool kInstrumented = false;
-#endif
-#ifdef NDEBUG
-inline constexpr bool kOptimized = !kInstrumented;
-#else
-inline constexpr bool kOptimized = false;
-#endif
+namespace dmlcert::test {
 
 // The best of three timings of work().
 inline double best_seconds(const std::function<void()>& work) {
@@ -51,7 +36,7 @@ inline void expect_linear(const std::function<std::function<void()>(size_t)>& pr
   const double small = best_seconds(prepare(n / 10));
   const double large = best_seconds(prepare(n));
   EXPECT_LT(large, 30 * small + 0.05) << "n/10: " << small << " s, n: " << large << " s";
-  EXPECT_LT(large, kOptimized ? seconds : 10 * seconds) << "n: " << large << " s";
+  EXPECT_LT(large, seconds * kSlowdown) << "n: " << large << " s";
 }
 
 }  // namespace dmlcert::test
