@@ -6,6 +6,11 @@
 # CMake target (a MODULE or SHARED library exporting dmlcert_get_backend) or a path to the
 # library. The test passes when the plugin is certified at LEVEL. Reports (JSON, JUnit XML,
 # Markdown, HTML) and repro files of failures go to ${CMAKE_CURRENT_BINARY_DIR}/dmlcert/<name>/.
+#
+# The test's CTest TIMEOUT follows the budget (quick 15 min, standard 1 h, thorough 4 h), and
+# dmlcert is told to stop 2 minutes before it (--time-limit), so that even a backend that hangs
+# or crawls ends with a complete set of reports, marked incomplete; dmlcert also rewrites them
+# every 10 s, so a run killed from outside still leaves one behind.
 function(dmlcert_add_certification_test)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;PLUGIN;LEVEL;BUDGET;TIMEOUT" "OPS")
   if(NOT ARG_NAME OR NOT ARG_PLUGIN)
@@ -22,8 +27,19 @@ function(dmlcert_add_certification_test)
   else()
     get_filename_component(library "${ARG_PLUGIN}" ABSOLUTE)
   endif()
+  if(ARG_BUDGET STREQUAL "quick")
+    set(ctest_timeout 900)
+  elseif(ARG_BUDGET STREQUAL "standard")
+    set(ctest_timeout 3600)
+  elseif(ARG_BUDGET STREQUAL "thorough")
+    set(ctest_timeout 14400)
+  else()
+    message(FATAL_ERROR "dmlcert_add_certification_test: BUDGET must be quick, standard or thorough, "
+                        "not '${ARG_BUDGET}'")
+  endif()
+  math(EXPR time_limit "${ctest_timeout} - 120")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/dmlcert/${ARG_NAME}")
-  set(extra)
+  set(extra --time-limit ${time_limit})
   if(ARG_TIMEOUT)
     list(APPEND extra --timeout ${ARG_TIMEOUT})
   endif()
@@ -35,5 +51,5 @@ function(dmlcert_add_certification_test)
     COMMAND dmlcert::cli certify --backend "plugin:${library}" --level ${ARG_LEVEL} --budget ${ARG_BUDGET}
             --repro-dir "${out}/repros" --report "${out}/report.json" --junit "${out}/junit.xml"
             --markdown "${out}/report.md" --html "${out}/report.html" ${extra})
-  set_tests_properties(${ARG_NAME} PROPERTIES LABELS dmlcert-certification TIMEOUT 3600)
+  set_tests_properties(${ARG_NAME} PROPERTIES LABELS dmlcert-certification TIMEOUT ${ctest_timeout})
 endfunction()

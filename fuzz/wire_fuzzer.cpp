@@ -26,7 +26,7 @@ constexpr uint64_t kMemoryBytes = uint64_t{1} << 20;
 class UnmapWatch final : public CallWatch {
  public:
   void started(uint64_t, const GuardedView&) override {}
-  void finished(uint64_t, uintptr_t begin, uintptr_t bytes) override {
+  void finished(uint64_t, uintptr_t begin, uintptr_t bytes, const Bindings&) override {
     ::munmap(reinterpret_cast<void*>(begin), bytes);
   }
 };

@@ -1,38 +1,66 @@
-// `dmlcert certify` against plugins that misbehave in one way each: the run finishes, the
-// misbehaviour is reported with the right status in exactly the right cells (every other cell
-// passes), and its repro files replay. Also: shard reports merge to the unsharded totals.
+// `dmlcert certify` against plugins that misbehave in one way each (tests/plugins/): the run
+// finishes in bounded time, blames exactly the right cells (every other cell passes), keeps its
+// own output readable, writes its report, leaves no process behind, and its repro files replay.
+// Also: a run stopped by SIGINT or killed from outside still leaves a report, and shard reports
+// merge to the unsharded totals.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include <cstdio>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
+
+extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
 
 struct Command {
   int exit_code = -1;
-  std::string out;
+  std::string out, err;
+  double seconds = 0;
 };
 
-Command run(const std::string& args) {
+fs::path scratch(const std::string& name) {
+  fs::path dir =
+      fs::temp_directory_path() / ("dmlcert_certify_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::stringstream s;
+  s << std::ifstream(p).rdbuf();
+  return s.str();
+}
+
+// Runs `dmlcert ARGS` (or any command line) with its output in files under dir.
+Command run_in(const fs::path& dir, const std::string& command_line) {
+  const auto start = Clock::now();
+  const int raw = std::system(
+      (command_line + " >" + (dir / "stdout.txt").string() + " 2>" + (dir / "stderr.txt").string()).c_str());
   Command c;
-  std::string cmd = std::string(DMLCERT_CLI) + " " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return c;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) c.out.append(buf, n);
-  int status = ::pclose(p);
-  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  c.exit_code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  c.out = slurp(dir / "stdout.txt");
+  c.err = slurp(dir / "stderr.txt");
   return c;
+}
+Command dmlcert(const fs::path& dir, const std::string& args) {
+  return run_in(dir, std::string(DMLCERT_CLI) + " " + args);
 }
 
 json read_json(const fs::path& p) {
@@ -40,105 +68,304 @@ json read_json(const fs::path& p) {
   return json::parse(in);
 }
 
-fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("dmlcert_certify_test_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+// Processes still running whose command line names `needle` (a plugin's path): an isolation
+// child, or anything it forked, that outlived the run. Waits up to a second for them to go.
+std::vector<std::string> survivors(const std::string& needle) {
+  std::vector<std::string> found;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    found.clear();
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string pid = entry.path().filename();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string cmdline = slurp(entry.path() / "cmdline");
+      std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+      if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
+    }
+    if (found.empty()) return found;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return found;
 }
 
-struct MisbehaviourCase {
-  std::string name;
-  std::string plugin;
-  std::string args;      // level, operators, timeout
-  std::string expected;  // the status of the affected cells
-  std::function<bool(const json& cell)> affected;
+// A copy of the plugin in the test's own directory: its path names this test's processes alone,
+// whatever other tests run beside it.
+std::string own_copy(const fs::path& dir, const std::string& plugin) {
+  const fs::path copy = dir / fs::path(plugin).filename();
+  fs::copy_file(plugin, copy, fs::copy_options::overwrite_existing);
+  return copy.string();
+}
+
+std::string certify_args(const fs::path& dir, const std::string& plugin, const std::string& args) {
+  // An empty corpus: the generated cases do the catching, and the run stays short.
+  fs::create_directories(dir / "no-corpus");
+  return "certify --backend plugin:" + plugin + " " + args + " --budget quick --corpus " +
+         (dir / "no-corpus").string() + " --repro-dir " + (dir / "repros").string() + " --report " +
+         (dir / "report.json").string() + " --junit " + (dir / "junit.xml").string() + " --html " +
+         (dir / "report.html").string();
+}
+
+struct PluginRun {
+  Command command;
+  json report;
+  fs::path dir;
 };
 
-std::ostream& operator<<(std::ostream& os, const MisbehaviourCase& c) {
-  return os << c.name;
+struct MisbehaviourRow {
+  std::string name;
+  std::string plugin;
+  std::string args;  // level, operators, limits
+  int exit_code = 1;
+  // The status every support-table cell must end with (a regular expression: "passed",
+  // "timeout|stopped").
+  std::function<std::string(const json& cell)> cell_status;
+  double max_seconds = 90;
+  std::function<void(const PluginRun&)> more;  // what else this misbehaviour must leave behind
+  bool replays = true;                         // the first failure's repro fails again, alone
+};
+
+std::ostream& operator<<(std::ostream& os, const MisbehaviourRow& r) {
+  return os << r.name;
 }
 
-class CertifyMisbehaviour : public testing::TestWithParam<MisbehaviourCase> {};
+class CertifyMisbehaviour : public testing::TestWithParam<MisbehaviourRow> {};
 
-TEST_P(CertifyMisbehaviour, ReportsTheFaultInExactlyTheAffectedCells) {
-  const MisbehaviourCase& m = GetParam();
-  fs::path dir = scratch(m.name);
-  fs::create_directories(dir / "none");  // an empty corpus: the generated cases do the catching
-  const std::string plugin = "plugin:" + m.plugin;
-  Command c = run("certify --backend " + plugin + " " + m.args + " --budget quick --corpus " +
-                  (dir / "none").string() + " --repro-dir " + (dir / "repros").string() + " --report " +
-                  (dir / "report.json").string() + " --junit " + (dir / "junit.xml").string() + " --html " +
-                  (dir / "report.html").string());
-  EXPECT_EQ(c.exit_code, 1) << "a misbehaving plugin must not certify\n" << c.out;
-  ASSERT_TRUE(fs::exists(dir / "report.json")) << c.out;
-  json report = read_json(dir / "report.json");
-  EXPECT_FALSE(report["certified"].get<bool>());
+TEST_P(CertifyMisbehaviour, EndsInBoundedTimeBlamingExactlyTheAffectedCells) {
+  const MisbehaviourRow& m = GetParam();
+  PluginRun run;
+  run.dir = scratch(m.name);
+  const std::string plugin = own_copy(run.dir, m.plugin);
+  run.command = dmlcert(run.dir, certify_args(run.dir, plugin, m.args));
+  const Command& c = run.command;
+  EXPECT_EQ(c.exit_code, m.exit_code) << c.out << c.err.substr(0, 4000);
+  EXPECT_LT(c.seconds, m.max_seconds) << "hangs and runaways must cost seconds, not hours";
+  EXPECT_TRUE(survivors(plugin).empty()) << "a process outlived dmlcert";
+  ASSERT_TRUE(fs::exists(run.dir / "report.json")) << c.out << c.err.substr(0, 4000);
+  EXPECT_TRUE(fs::exists(run.dir / "junit.xml"));
+  EXPECT_TRUE(fs::exists(run.dir / "report.html"));
+  run.report = read_json(run.dir / "report.json");
+  EXPECT_EQ(run.report["certified"].get<bool>(), m.exit_code == 0);
 
-  size_t affected = 0;
-  std::string repro;
-  for (const json& cell : report["cells"]) {
-    SCOPED_TRACE(cell["key"].get<std::string>());
-    if (m.affected(cell)) {
-      ++affected;
-      EXPECT_EQ(cell["status"], m.expected);
-      ASSERT_FALSE(cell["repros"].empty());
-      repro = cell["repros"][0].get<std::string>();
-      EXPECT_TRUE(fs::exists(repro)) << repro;
-    } else {
-      EXPECT_EQ(cell["status"], "passed");
+  for (const json& cell : run.report["cells"]) {
+    const std::string status = cell["status"].get<std::string>(), want = m.cell_status(cell);
+    EXPECT_TRUE(std::regex_match(status, std::regex(want)))
+        << cell["key"].get<std::string>() << " is " << status << ", expected " << want;
+    if (status == "stopped") {
+      EXPECT_FALSE(cell["not_run"]["reason"].get<std::string>().empty());
     }
   }
-  EXPECT_GT(affected, 0u);
-  // Rejections are unaffected: the plugins misbehave only on descriptors they accept.
-  for (const json& rule : report["rules"]) {
-    if (rule["section"] == "invalid") {
-      EXPECT_NE(rule["status"], m.expected) << rule["rule"];
-    }
-  }
+  if (m.more) m.more(run);
 
-  // The repro replays: it fails on the plugin the same way, and passes on the reference.
-  Command replay = run("replay " + repro + " --backend " + plugin);
-  EXPECT_EQ(replay.exit_code, 1) << replay.out;
-  EXPECT_NE(replay.out.find("0 passed, 1 failed"), std::string::npos) << replay.out;
-  Command reference = run("replay " + repro + " --backend reference");
-  EXPECT_EQ(reference.exit_code, 0) << reference.out;
+  if (!m.replays || run.report["failures"].empty()) return;
+  // The first failure replays: it fails on the plugin the same way, and passes on the reference.
+  const json& f = run.report["failures"][0];
+  const fs::path replay_dir = run.dir / "replay";
+  fs::create_directories(replay_dir);
+  const Command again = run_in(replay_dir, f["reproduce"].get<std::string>());
+  EXPECT_EQ(again.exit_code, 1) << f["reproduce"] << "\n" << again.out;
+  EXPECT_NE(again.out.find("\"outcome\": \"" + f["outcome"].get<std::string>() + "\""), std::string::npos)
+      << again.out;
+  EXPECT_EQ(dmlcert(replay_dir, "run " + f["repro"].get<std::string>() + " --backend reference").exit_code,
+            0);
 }
 
+std::function<std::string(const json&)> where(std::function<bool(const json&)> affected, std::string bad,
+                                              std::string good = "passed") {
+  return [=](const json& cell) { return affected(cell) ? bad : good; };
+}
 bool op_is(const json& cell, const char* op) {
   return cell["op"] == op;
 }
+std::function<std::string(const json&)> everywhere(std::string status) {
+  return [=](const json&) { return status; };
+}
+int input_rank(const std::string& case_file) {
+  return static_cast<int>(read_json(case_file)["tensors"]["input"]["sizes"].size());
+}
+bool some_cell_is(const PluginRun& run, const std::string& status) {
+  for (const json& cell : run.report["cells"])
+    if (cell["status"] == status) return true;
+  return false;
+}
+bool some_failure_says(const PluginRun& run, const std::string& text) {
+  for (const json& f : run.report["failures"])
+    if (f["detail"].get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
 
-// Every failing call costs a restart of the isolation child, so each plugin is certified at the
-// lowest level that still has cells it breaks and cells it must pass: 2_1 (rank 4 only) except for
-// the rank-3 crash, which needs 3_0.
+// Each plugin is certified at the lowest level (2_1 has rank 4 only) and over the fewest operators
+// that still show both the cells it breaks and cells it must pass; failing calls cost a restart
+// of the isolation child each.
 INSTANTIATE_TEST_SUITE_P(
     Plugins, CertifyMisbehaviour,
-    testing::Values(MisbehaviourCase{"segfault_on_rank3_inputs", DMLCERT_CRASH_RANK3_PLUGIN,
-                                     "--level 3_0 --ops SLICE1,GATHER_ELEMENTS", "crash",
-                                     [](const json& cell) { return cell["rank"] == 3; }},
-                    MisbehaviourCase{"hang_on_gather_elements", DMLCERT_HANG_GATHER_PLUGIN,
-                                     "--level 2_1 --ops SLICE,GATHER_ELEMENTS --timeout 0.5", "timeout",
-                                     [](const json& cell) { return op_is(cell, "GATHER_ELEMENTS"); }},
-                    MisbehaviourCase{"write_one_element_past_output", DMLCERT_OOB_WRITE_PLUGIN,
-                                     "--level 2_1 --ops SLICE,SLICE1", "oob",
-                                     [](const json& cell) { return op_is(cell, "SLICE1"); }},
-                    MisbehaviourCase{"write_into_input", DMLCERT_INPUT_WRITE_PLUGIN,
-                                     "--level 2_1 --ops SLICE,SCATTER_ND", "oob",
-                                     [](const json& cell) { return op_is(cell, "SCATTER_ND"); }}),
-    [](const testing::TestParamInfo<MisbehaviourCase>& info) { return info.param.name; });
+    testing::Values(
+        MisbehaviourRow{"segfault_on_rank3_inputs", DMLCERT_CRASH_RANK3_PLUGIN,
+                        "--level 3_0 --ops SLICE1,GATHER_ELEMENTS", 1,
+                        where([](const json& c) { return c["rank"] == 3; }, "crash")},
+        // After a timeout the rest of a cell is not run; after 3 in an operator, the rest of it.
+        MisbehaviourRow{"hang_on_gather_elements", DMLCERT_HANG_GATHER_PLUGIN,
+                        "--level 2_1 --ops SLICE,GATHER_ELEMENTS --timeout 0.5", 1,
+                        where([](const json& c) { return op_is(c, "GATHER_ELEMENTS"); }, "timeout|stopped"),
+                        60, [](const PluginRun& run) { EXPECT_TRUE(some_cell_is(run, "timeout")); }},
+        MisbehaviourRow{"hang_on_every_call", DMLCERT_HANG_ALWAYS_PLUGIN,
+                        "--level 2_1 --ops SLICE,REDUCE --timeout 0.5", 1, everywhere("timeout|stopped"), 60,
+                        [](const PluginRun& run) {
+                          EXPECT_TRUE(some_cell_is(run, "timeout"));
+                          for (const json& rule : run.report["rules"]) {
+                            if (rule["rule"] == "BACKEND.DESTROY") continue;
+                            EXPECT_TRUE(rule["status"] == "timeout" || rule["status"] == "stopped")
+                                << rule["rule"] << " " << rule["status"];
+                          }
+                        }},
+        MisbehaviourRow{"write_one_element_past_output", DMLCERT_OOB_WRITE_PLUGIN,
+                        "--level 2_1 --ops SLICE,SLICE1", 1,
+                        where([](const json& c) { return op_is(c, "SLICE1"); }, "oob")},
+        MisbehaviourRow{"write_into_input", DMLCERT_INPUT_WRITE_PLUGIN, "--level 2_1 --ops SLICE,SCATTER_ND",
+                        1, where([](const json& c) { return op_is(c, "SCATTER_ND"); }, "oob")},
+        // 10 MiB printed per call stay out of dmlcert's own output and in the report, capped.
+        MisbehaviourRow{"print_10_mib_per_call", DMLCERT_FLOOD_PLUGIN, "--level 2_1 --ops SLICE", 0,
+                        everywhere("passed"), 90,
+                        [](const PluginRun& run) {
+                          EXPECT_LT(run.command.out.size() + run.command.err.size(), 1u << 20);
+                          const json& printed = run.report["backend_output"];
+                          EXPECT_GE(printed["bytes"].get<uint64_t>(),
+                                    printed["calls"].get<uint64_t>() * (10u << 20));
+                          ASSERT_FALSE(printed["samples"].empty());
+                          EXPECT_EQ(printed["samples"][0]["text"].get<std::string>().size(), 64u << 10);
+                          EXPECT_GT(printed["samples"][0]["dropped_bytes"].get<uint64_t>(), 0u);
+                        }},
+        // 30 GiB asked for, stopped at a 0.5 GiB limit: `limit`, and the rest of the operator
+        // stopped after 3 of them.
+        MisbehaviourRow{"allocate_30_gib", DMLCERT_MEMORY_HOG_PLUGIN,
+                        "--level 2_1 --ops SLICE,SLICE1 --memory-limit 0.5", 1,
+                        where([](const json& c) { return op_is(c, "SLICE1"); }, "limit|stopped"), 90,
+                        [](const PluginRun& run) {
+                          EXPECT_TRUE(some_cell_is(run, "limit"));
+                          EXPECT_TRUE(some_failure_says(run, "over its memory limit of 512 MiB"));
+                        }},
+        // A thread writes into the output after its call returned: blamed on the case that made
+        // the call, never a later one, and every repro reproduces alone.
+        MisbehaviourRow{"thread_writes_after_return", DMLCERT_LATE_WRITE_PLUGIN, "--level 3_0 --ops SLICE", 1,
+                        where([](const json& c) { return c["rank"] == 2; }, "late-write"), 120,
+                        [](const PluginRun& run) {
+                          ASSERT_FALSE(run.report["failures"].empty());
+                          for (const json& f : run.report["failures"]) {
+                            EXPECT_EQ(f["outcome"], "late-write") << f["detail"];
+                            EXPECT_EQ(input_rank(f["repro"]), 2) << f["where"] << " was blamed";
+                            EXPECT_EQ(f["confirmation"], "reproduced alone") << f["where"];
+                          }
+                        }},
+        MisbehaviourRow{"status_outside_the_enum", DMLCERT_BAD_STATUS_PLUGIN,
+                        "--level 2_1 --ops SLICE,SLICE1,GATHER_ELEMENTS", 1,
+                        where([](const json& c) { return !op_is(c, "GATHER_ELEMENTS"); }, "failed"), 90,
+                        [](const PluginRun& run) {
+                          EXPECT_TRUE(some_failure_says(run,
+                                                        "unknown status 7 (not a DMLCERT_STATUS_* value): "
+                                                        "vendor status 7: command queue lost"));
+                          EXPECT_TRUE(some_failure_says(run,
+                                                        "unknown status 7 (not a DMLCERT_STATUS_* value): "
+                                                        "no message"));
+                        }},
+        // Every call passes; the crash at destroy is a robustness check of its own.
+        MisbehaviourRow{"abort_in_destroy", DMLCERT_ABORT_ON_DESTROY_PLUGIN, "--level 2_1 --ops SLICE", 1,
+                        everywhere("passed"), 60,
+                        [](const PluginRun& run) {
+                          std::string destroy = "not checked";
+                          for (const json& rule : run.report["rules"])
+                            if (rule["rule"] == "BACKEND.DESTROY") destroy = rule["status"];
+                          EXPECT_EQ(destroy, "crash");
+                        },
+                        /*replays=*/false},
+        MisbehaviourRow{"fork_a_grandchild", DMLCERT_FORK_GRANDCHILD_PLUGIN, "--level 2_1 --ops SLICE", 0,
+                        everywhere("passed")},
+        // Nothing can run: a report that marks every cell, and says why.
+        MisbehaviourRow{"crash_in_get_backend", DMLCERT_CRASH_ON_LOAD_PLUGIN, "--level 2_1 --ops SLICE", 1,
+                        everywhere("stopped"), 30,
+                        [](const PluginRun& run) {
+                          EXPECT_NE(run.report["stopped"].get<std::string>().find("could not be loaded"),
+                                    std::string::npos);
+                        },
+                        /*replays=*/false}),
+    [](const testing::TestParamInfo<MisbehaviourRow>& info) { return info.param.name; });
+
+// Starts `dmlcert ARGS` in the background.
+pid_t spawn_dmlcert(const fs::path& dir, const std::string& args) {
+  const std::string line =
+      "exec " + std::string(DMLCERT_CLI) + " " + args + " >" + (dir / "stdout.txt").string() + " 2>&1";
+  const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
+  pid_t pid = -1;
+  ::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ);
+  return pid;
+}
+
+// Waits up to `seconds` for pid; its exit status, or -1 when it did not end.
+int wait_for(pid_t pid, double seconds) {
+  const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+  while (Clock::now() < until) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -1;
+}
+
+TEST(CertifyStopped, SigintEndsTheRunWithAnIncompleteReportAndNoProcessLeft) {
+  const fs::path dir = scratch("sigint");
+  const std::string plugin = own_copy(dir, DMLCERT_HANG_ALWAYS_PLUGIN);
+  const pid_t pid = spawn_dmlcert(dir, certify_args(dir, plugin, "--level 5_0 --timeout 2"));
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // inside a hung call
+  ::kill(pid, SIGINT);
+  const int status = wait_for(pid, 10);
+  if (status < 0) ::kill(pid, SIGKILL);
+  EXPECT_EQ(status, 130) << slurp(dir / "stdout.txt");
+  EXPECT_TRUE(survivors(plugin).empty());
+  ASSERT_TRUE(fs::exists(dir / "report.json"));
+  const json report = read_json(dir / "report.json");
+  EXPECT_FALSE(report["certified"].get<bool>());
+  EXPECT_NE(report["stopped"].get<std::string>().find("interrupted by SIGINT"), std::string::npos)
+      << report["stopped"];
+}
+
+// A CI time limit kills dmlcert without warning: the report rewritten every 10 s is there, marked
+// as a run still going, and the isolation child dies with its parent.
+TEST(CertifyStopped, AKilledRunHasAlreadyWrittenAReportAndTakesItsChildAlong) {
+  const fs::path dir = scratch("killed");
+  const std::string plugin = own_copy(dir, DMLCERT_HANG_ALWAYS_PLUGIN);
+  const pid_t pid = spawn_dmlcert(dir, certify_args(dir, plugin, "--level 5_0 --timeout 1 --max-timeouts 0"));
+  std::this_thread::sleep_for(std::chrono::seconds(13));
+  ::kill(pid, SIGKILL);
+  wait_for(pid, 10);
+  EXPECT_TRUE(survivors(plugin).empty());
+  ASSERT_TRUE(fs::exists(dir / "report.json"));
+  const json report = read_json(dir / "report.json");
+  EXPECT_FALSE(report["certified"].get<bool>());
+  EXPECT_NE(report["stopped"].get<std::string>().find("still running"), std::string::npos)
+      << report["stopped"];
+}
+
+TEST(CertifyStopped, ATimeLimitStopsTheRunAndSaysSo) {
+  const fs::path dir = scratch("time_limit");
+  const Command c =
+      dmlcert(dir, certify_args(dir, DMLCERT_HANG_ALWAYS_PLUGIN, "--level 5_0 --timeout 1 --time-limit 3"));
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_LT(c.seconds, 15);
+  const json report = read_json(dir / "report.json");
+  EXPECT_NE(report["stopped"].get<std::string>().find("time limit of 3 s"), std::string::npos)
+      << report["stopped"];
+  EXPECT_NE(c.out.find("INCOMPLETE: stopped at the time limit"), std::string::npos) << c.out;
+}
 
 TEST(CertifyShards, MergedShardReportsEqualTheUnshardedRun) {
   fs::path dir = scratch("shards");
   const std::string common = "certify --backend plugin:" + std::string(DMLCERT_REFERENCE_PLUGIN) +
                              " --level 3_0 --ops SLICE,REDUCE --budget quick --repro-dir " +
                              (dir / "repros").string();
-  Command whole = run(common + " --report " + (dir / "whole.json").string());
-  Command a = run(common + " --shard 0/2 --report " + (dir / "a.json").string());
-  Command b = run(common + " --shard 1/2 --report " + (dir / "b.json").string());
+  Command whole = dmlcert(dir, common + " --report " + (dir / "whole.json").string());
+  Command a = dmlcert(dir, common + " --shard 0/2 --report " + (dir / "a.json").string());
+  Command b = dmlcert(dir, common + " --shard 1/2 --report " + (dir / "b.json").string());
   EXPECT_EQ(whole.exit_code, 0) << whole.out;
-  Command merged = run("merge " + (dir / "a.json").string() + " " + (dir / "b.json").string() + " --report " +
-                       (dir / "merged.json").string());
+  Command merged = dmlcert(dir, "merge " + (dir / "a.json").string() + " " + (dir / "b.json").string() +
+                                    " --report " + (dir / "merged.json").string());
   EXPECT_EQ(merged.exit_code, 0) << merged.out;
 
   json w = read_json(dir / "whole.json"), m = read_json(dir / "merged.json");

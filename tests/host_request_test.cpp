@@ -25,7 +25,7 @@ constexpr uint64_t kMemoryBytes = 64 << 10;
 class NoWatch final : public CallWatch {
  public:
   void started(uint64_t, const GuardedView&) override { ++calls; }
-  void finished(uint64_t, uintptr_t begin, uintptr_t bytes) override {
+  void finished(uint64_t, uintptr_t begin, uintptr_t bytes, const Bindings&) override {
     ::munmap(reinterpret_cast<void*>(begin), bytes);
   }
   int calls = 0;

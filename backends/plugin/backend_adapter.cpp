@@ -63,20 +63,25 @@ uint32_t execute(void* context, const dmlcert_operator_desc* op, uint32_t featur
   ExecResult r = a.backend->execute(*desc, *level, b);
   std::string text = r.message;
   for (const auto& v : r.violations) text += (text.empty() ? "" : "; ") + v.rule + ": " + v.message;
-  write_message(text, message, message_capacity);
+  uint32_t status = DMLCERT_STATUS_ERROR;
   switch (r.status) {
     case Status::Ok:
       if (a.hooks.after) a.hooks.after(*desc, *level, b);
-      return DMLCERT_STATUS_OK;
-    case Status::InvalidArgument: return DMLCERT_STATUS_INVALID_ARGUMENT;
-    case Status::Unsupported: return DMLCERT_STATUS_UNSUPPORTED;
-    case Status::Error: return DMLCERT_STATUS_ERROR;
+      status = DMLCERT_STATUS_OK;
+      break;
+    case Status::InvalidArgument: status = DMLCERT_STATUS_INVALID_ARGUMENT; break;
+    case Status::Unsupported: status = DMLCERT_STATUS_UNSUPPORTED; break;
+    case Status::Error: status = DMLCERT_STATUS_ERROR; break;
   }
-  return DMLCERT_STATUS_ERROR;
+  if (a.hooks.status) status = a.hooks.status(status, *desc, text);
+  write_message(text, message, message_capacity);
+  return status;
 }
 
 void destroy(void* context) {
-  delete static_cast<Adapter*>(context);
+  auto* a = static_cast<Adapter*>(context);
+  if (a->hooks.destroy) a->hooks.destroy();
+  delete a;
 }
 
 }  // namespace

@@ -18,6 +18,10 @@ using ExecuteHook = std::function<void(const OperatorDesc&, FeatureLevel, const 
 struct AdapterHooks {
   ExecuteHook before;  // before the wrapped backend runs
   ExecuteHook after;   // after it returned Ok
+  // Maps the DMLCERT_STATUS_* value about to be returned to the one returned (an out-of-enum
+  // status, say), with the message that goes with it.
+  std::function<uint32_t(uint32_t status, const OperatorDesc&, std::string& message)> status;
+  std::function<void()> destroy;  // when the harness destroys the backend
 };
 
 // Returns a table that lives until its destroy() is called. `abi_version` is what the harness

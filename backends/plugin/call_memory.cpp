@@ -68,7 +68,6 @@ bool SharedCallMemory::reserve(uint64_t bytes) {
 }
 
 void SharedCallMemory::place(const CallLayout& layout, const Bindings& source) {
-  std::memset(base_, 0, sizeof(FaultRecord));
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& region = layout.regions[i];
     if (!region.present) continue;
@@ -110,6 +109,10 @@ FaultRecord SharedCallMemory::fault_record() const {
   FaultRecord record;
   std::memcpy(&record, base_, sizeof record);
   return record;
+}
+
+void SharedCallMemory::clear_fault_record() {
+  std::memset(base_, 0, sizeof(FaultRecord));
 }
 
 bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, std::string* why) {

@@ -70,7 +70,9 @@ class SharedCallMemory {
   uint64_t page() const { return page_; }
   // Grows the memfd and the mapping to hold a layout.
   bool reserve(uint64_t bytes);
-  // Clears the fault record, writes every region's canaries and the source bindings' bytes.
+  // Writes every region's canaries and the source bindings' bytes. The fault record stays: a child
+  // writes it once, as it dies, and it may be a late write of an earlier call that the harness has
+  // not read yet (clear_fault_record() when a new child starts).
   void place(const CallLayout& layout, const Bindings& source);
   // After the call: a canary that changed, or an input binding that differs from the source.
   std::optional<std::pair<Fault, std::string>> check(const CallLayout& layout, const Bindings& source) const;
@@ -78,6 +80,8 @@ class SharedCallMemory {
   void copy_output(const CallLayout& layout, MutableBuffer dst) const;
   const std::byte* region_data(const CallLayout& layout, Role r) const;
   FaultRecord fault_record() const;
+  // A new child starts with no record: a stale one would blame its death on an earlier child.
+  void clear_fault_record();
 
  private:
   int fd_ = -1;

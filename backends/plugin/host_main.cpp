@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -34,6 +35,8 @@ namespace {
 struct Retired {
   uintptr_t begin = 0, end = 0;
   uint64_t call = 0;
+  std::array<uintptr_t, kRoleCount> data{};  // each binding's bytes, to name the one written
+  std::array<uint64_t, kRoleCount> size{};
 };
 constexpr size_t kRetiredSlots = 4096;
 struct HandlerState {
@@ -66,6 +69,11 @@ void on_fault(int sig, siginfo_t* info, void*) {
         fault = Fault::LateWrite;
         call = r.call;
         offset = static_cast<int64_t>(addr - r.begin);
+        for (uint32_t role_index = 0; role_index < kRoleCount; ++role_index)
+          if (addr >= r.data[role_index] && addr < r.data[role_index] + r.size[role_index]) {
+            role = role_index;
+            offset = static_cast<int64_t>(addr - r.data[role_index]);
+          }
       }
   if (s.record) {
     s.record->fault = static_cast<uint32_t>(fault);
@@ -98,12 +106,17 @@ void install_handlers() {
 
 // Keeps a finished call's arena reserved and inaccessible instead of unmapping it, so that the
 // address range is never handed to a later call: a late write faults, and names its call.
-void retire(uintptr_t begin, uintptr_t bytes, uint64_t call) {
+void retire(uintptr_t begin, uintptr_t bytes, uint64_t call, const Bindings& bindings) {
   ::mmap(reinterpret_cast<void*>(begin), bytes, PROT_NONE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   Retired& slot = g_state.retired[g_state.next_retired++ % kRetiredSlots];
   if (slot.end) ::munmap(reinterpret_cast<void*>(slot.begin), slot.end - slot.begin);  // the oldest goes
-  slot = {begin, begin + bytes, call};
+  slot = {begin, begin + bytes, call, {}, {}};
+  for (uint32_t r = 0; r < kRoleCount; ++r) {
+    const ConstBuffer b = bindings.of(static_cast<Role>(r));
+    slot.data[r] = reinterpret_cast<uintptr_t>(b.data);
+    slot.size[r] = b.size;
+  }
 }
 
 void send_hello(Backend* backend, const std::string& error) {
@@ -133,9 +146,9 @@ class HandlerWatch final : public CallWatch {
     g_state.call = call;
     g_state.current = &view;
   }
-  void finished(uint64_t call, uintptr_t begin, uintptr_t bytes) override {
+  void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) override {
     g_state.current = nullptr;
-    retire(begin, bytes, call);
+    retire(begin, bytes, call, bindings);
   }
 };
 

@@ -19,8 +19,9 @@ ExecResult run_call(Backend& backend, wire::Reader& rd, uint64_t call, int mem_f
   if (!view) return exec_result(Status::Error, Fault::None, "plugin host: " + why);
   watch.started(call, *view);
   ExecResult result = backend.execute(*desc, static_cast<FeatureLevel>(level), view->bindings());
+  const Bindings bindings = view->bindings();
   const auto [begin, bytes] = view->release();
-  watch.finished(call, begin, bytes);
+  watch.finished(call, begin, bytes, bindings);
   return result;
 }
 

@@ -19,8 +19,9 @@ class CallWatch {
   virtual ~CallWatch() = default;
   // The call's bindings are mapped and the backend is about to run.
   virtual void started(uint64_t call, const GuardedView& view) = 0;
-  // The backend returned; the arena [begin, begin + bytes) is the caller's to keep or unmap.
-  virtual void finished(uint64_t call, uintptr_t begin, uintptr_t bytes) = 0;
+  // The backend returned; the arena [begin, begin + bytes), where the call's bindings were, is the
+  // caller's to keep or unmap.
+  virtual void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) = 0;
 };
 
 // The answer to one request: a call's status, message and violations, or the empty answer to a

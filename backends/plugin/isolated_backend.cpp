@@ -133,6 +133,34 @@ class IsolatedBackend : public Backend {
     return implemented_.at(row * kDataTypeCount + static_cast<size_t>(type)) != 0;
   }
 
+  std::string shut_down() override {
+    if (pid_ < 0) return {};
+    if (!stop(/*graceful=*/true))
+      return "the backend process did not exit within 1 s of its last call (a hang in destroy?)";
+    const bool clean = WIFEXITED(exit_status_) && WEXITSTATUS(exit_status_) == 0;
+    return clean ? std::string()
+                 : "the backend process " + describe_exit(exit_status_) + " while shutting down";
+  }
+
+  std::optional<LateFault> settle(double seconds) override {
+    if (pid_ < 0 || calls_ == 0) return std::nullopt;
+    // A late write kills the child (its bindings are inaccessible after the call): wait for that,
+    // then make sure with a round trip.
+    const auto until =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    while (Clock::now() < until && !exited()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (exited()) {
+      note_late_fault_or_drop();  // the child is gone: what its fault record says
+    } else {
+      ExecResult probe;
+      ping(probe, calls_);
+      if (probe.fault != Fault::None) pending_late_ = LateFault{calls_, probe.fault, probe.message};
+    }
+    std::optional<LateFault> late = std::move(pending_late_);
+    pending_late_.reset();
+    return late;
+  }
+
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
     ExecResult result;
     // A child that died since the last call: a late fault of that call, reported now.
@@ -201,7 +229,7 @@ class IsolatedBackend : public Backend {
         reap(false);
         rerun_ = true;
         return exec_result(Status::Error, Fault::None,
-                           "the backend process died of an earlier call's late write");
+                           "the backend process died of a fault of an earlier call");
       }
       result = died(record);
     } else if (waited != Wait::Answered) {
@@ -247,6 +275,12 @@ class IsolatedBackend : public Backend {
       return;
     }
     const FaultRecord record = memory_.fault_record();
+    if (record.magic == FaultRecord::kMagic && record.call < id) {
+      // An earlier call's thread, not this call: that call carries the fault.
+      note_late_fault(record);
+      reap(false);
+      return;
+    }
     const ExecResult d = died(record);
     result.fault = d.fault;
     result.message =
@@ -275,6 +309,9 @@ class IsolatedBackend : public Backend {
         }
       }
       if (stop_requested()) return Wait::Interrupted;
+      // A process the plugin forked may hold the socket open after the child died: ask the
+      // kernel, not the socket.
+      if (exited()) return Wait::Died;
       const auto now = Clock::now();
       if (now >= deadline) return Wait::Timeout;
       const int tick = static_cast<int>(std::min<int64_t>(
@@ -373,15 +410,25 @@ class IsolatedBackend : public Backend {
   }
 
   bool exited() {
+    if (reaped_) return true;
     int wstatus = 0;
-    return ::waitpid(pid_, &wstatus, WNOHANG) == pid_ ? (exit_status_ = wstatus, true) : false;
+    if (pid_ < 0 || ::waitpid(pid_, &wstatus, WNOHANG) != pid_) return false;
+    exit_status_ = wstatus;
+    reaped_ = true;
+    return true;
   }
-  // The child died between calls: a late write of an earlier call, or a death of its own.
+  // The child died between calls, after the last call had returned: a thread it left running
+  // wrote into retired bindings or crashed it. Either way the fault belongs to that call.
   void note_late_fault_or_drop() {
     const FaultRecord record = memory_.fault_record();
-    if (record.magic == FaultRecord::kMagic && record.fault == static_cast<uint32_t>(Fault::LateWrite))
+    if (record.magic == FaultRecord::kMagic) {
       note_late_fault(record);
-    ::kill(-pid_, SIGKILL);  // whatever it forked
+    } else if (calls_ > 0) {
+      pending_late_ =
+          LateFault{calls_, Fault::Crash,
+                    "the backend process " + describe_exit(exit_status_) + " after the call had returned"};
+    }
+    kill_group();  // whatever it forked
     forget_child(pid_);
     pid_ = -1;
     close_fds();
@@ -389,9 +436,15 @@ class IsolatedBackend : public Backend {
   void note_late_fault(const FaultRecord& record) {
     const std::string where =
         record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
-    pending_late_ = LateFault{record.call, "wrote to the " + where +
-                                               " binding after the call had returned (byte offset " +
-                                               std::to_string(record.offset) + ")"};
+    if (record.fault == static_cast<uint32_t>(Fault::LateWrite))
+      pending_late_ =
+          LateFault{record.call, Fault::LateWrite,
+                    "wrote to the " + where + " binding after the call had returned (byte offset " +
+                        std::to_string(record.offset) + ")"};
+    else
+      pending_late_ = LateFault{record.call, Fault::Crash,
+                                "the backend process crashed (signal " + std::to_string(record.signal) +
+                                    ") after the call had returned"};
   }
 
   bool start(std::string* error) {
@@ -406,6 +459,7 @@ class IsolatedBackend : public Backend {
       *error = std::string("pipe: ") + std::strerror(errno);
       return false;
     }
+    memory_.clear_fault_record();
     const int child_sock = high_fd(sv[1]), child_out = high_fd(out[1]);
     sock_ = sv[0];
     out_fd_ = out[0];
@@ -439,6 +493,7 @@ class IsolatedBackend : public Backend {
       *error = "cannot start " + host + ": " + std::strerror(rc);
       return false;
     }
+    reaped_ = false;
     remember_child(pid_);
     captured_ = {};
     std::string hello;
@@ -473,6 +528,12 @@ class IsolatedBackend : public Backend {
     return true;
   }
 
+  // The child's process group (the child leads it), never anything else: kill(-1) would be every
+  // process there is.
+  void kill_group() {
+    if (pid_ > 1) ::kill(-pid_, SIGKILL);
+  }
+
   void close_fds() {
     if (sock_ >= 0) ::close(sock_), sock_ = -1;
     if (out_fd_ >= 0) ::close(out_fd_), out_fd_ = -1;
@@ -483,32 +544,28 @@ class IsolatedBackend : public Backend {
   int reap(bool kill_first) {
     close_fds();
     if (pid_ < 0) return exit_status_;
-    if (kill_first) ::kill(-pid_, SIGKILL);
-    int wstatus = 0;
-    ::waitpid(pid_, &wstatus, 0);
+    if (kill_first && !reaped_) kill_group();
+    int wstatus = exit_status_;
+    if (!reaped_) ::waitpid(pid_, &wstatus, 0);
+    exit_status_ = wstatus;
     // Whatever the plugin forked into the group goes too.
-    ::kill(-pid_, SIGKILL);
+    kill_group();
     forget_child(pid_);
     pid_ = -1;
     return wstatus;
   }
 
-  void stop(bool graceful) {
-    if (pid_ < 0) return;
+  // Ends the child; whether it ended by itself (graceful: given a second after its socket closes).
+  bool stop(bool graceful) {
+    if (pid_ < 0) return true;
+    bool by_itself = false;
     if (graceful) {
       close_fds();  // the child exits when its socket closes
-      for (int i = 0; i < 100; ++i) {
-        int wstatus;
-        if (::waitpid(pid_, &wstatus, WNOHANG) == pid_) {
-          ::kill(-pid_, SIGKILL);
-          forget_child(pid_);
-          pid_ = -1;
-          return;
-        }
+      for (int i = 0; i < 100 && !(by_itself = exited()); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
     }
     reap(true);
+    return by_itself;
   }
 
   std::string spec_;
@@ -517,6 +574,7 @@ class IsolatedBackend : public Backend {
   pid_t pid_ = -1;
   int sock_ = -1, out_fd_ = -1;
   int exit_status_ = 0;
+  bool reaped_ = false;  // waitpid has collected pid_ (its status is exit_status_)
   uint64_t calls_ = 0;
   bool rerun_ = false;
   std::optional<LateFault> pending_late_;
@@ -532,7 +590,7 @@ class IsolatedBackend : public Backend {
 uint64_t default_memory_limit() {
   const uint64_t physical =
       static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  return std::max<uint64_t>(physical / 4, uint64_t{1} << 30);
+  return std::clamp<uint64_t>(physical / 8, uint64_t{512} << 20, uint64_t{2} << 30);
 }
 
 std::string find_host() {

@@ -31,7 +31,10 @@ struct IsolationOptions {
   std::string host_path;  // empty: find_host()
 };
 
-// A quarter of the machine's physical memory, at least 1 GiB: the default memory limit.
+// The default memory limit: an eighth of the machine's physical memory, between 512 MiB and
+// 2 GiB. Certification binds at most 16 MiB per tensor, so a backend that holds more than this is
+// running away; and a runaway allocation reaches the limit (at about 1 GiB/s of fresh pages on a
+// small virtual machine) well before the call's 5 s deadline would call it a hang.
 uint64_t default_memory_limit();
 
 // Where dmlcert-plugin-host is: $DMLCERT_PLUGIN_HOST, else next to the running executable, else

@@ -193,9 +193,8 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
   cmd.add_option_function<double>(
          "--memory-limit",
          [options](double gib) { options->memory_limit_bytes = static_cast<uint64_t>(gib * (1 << 30)); },
-         "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: a "
-         "quarter of "
-         "this machine's memory; 0: none)")
+         "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: an "
+         "eighth of this machine's memory, between 0.5 and 2 GiB; 0: none)")
       ->check(number_in(0, kMaxMemoryGib));
   cmd.add_option(
          "--cpu-limit", options->cpu_seconds_per_call,
@@ -216,15 +215,19 @@ std::unique_ptr<Backend> Backends::open() const {
   return backends::open(spec, isolation, &error);
 }
 
-std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation) {
+std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation,
+                                      std::string* why) {
   Backends b;
   b.spec = absolute_spec(spec);
   b.isolation = isolation;
   std::string error;
   b.under_test = backends::open(b.spec, b.isolation, &error);
   if (!b.under_test) {
-    std::cerr << "dmlcert: " << printable(error.empty() ? "cannot open backend '" + spec + "'" : error)
-              << "\n";
+    if (error.empty()) error = "cannot open backend '" + spec + "'";
+    if (why)
+      *why = error;
+    else
+      std::cerr << "dmlcert: " << printable(error) << "\n";
     return std::nullopt;
   }
   b.isolated = b.spec.starts_with("plugin:") || b.spec.starts_with("isolated:");

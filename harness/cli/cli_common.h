@@ -42,6 +42,10 @@ void add_run_options(CLI::App& cmd, RunOptions* options);
 // Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
 
+// How long `run` watches an isolated backend after each call for a late write (RunOptions::
+// settle_seconds); `replay`, which runs whole corpora, watches a tenth of that.
+inline constexpr double kReplaySettleSeconds = 0.25;
+
 // Every numeric option is checked at the door (docs/design.md, "The command"): a value that is
 // negative, NaN, infinite or out of range is a usage error naming the option and the value, never
 // a wrap-around, a division by zero or an undefined float-to-integer conversion later on. CLI11
@@ -76,9 +80,10 @@ struct Backends {
   bool isolated = false;  // under_test runs in a child process
   std::unique_ptr<Backend> open() const;
 };
-// Prints a one-line error to stderr and returns nullopt when a backend cannot be made.
-std::optional<Backends> open_backends(const std::string& spec,
-                                      const plugin::IsolationOptions& isolation = {});
+// Returns nullopt when a backend cannot be made, and says why in *why, or with a one-line error on
+// stderr when why is null.
+std::optional<Backends> open_backends(const std::string& spec, const plugin::IsolationOptions& isolation = {},
+                                      std::string* why = nullptr);
 
 // Runner::run, with anything the harness itself throws turned into a Failed report.
 CaseReport run_case(Runner& runner, const Case& c);

@@ -9,6 +9,7 @@
 #include "certify.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
 #include "progress.h"
 #include "report_files.h"
@@ -24,6 +25,8 @@ struct CertifyArgs {
   std::string repro_dir = "dmlcert-repros";
   uint64_t seed = 0;
   int stop_after_failures = 0;
+  int max_timeouts = 10;
+  double time_limit = 0;
   plugin::IsolationOptions isolation;
   ReportFiles files;
 };
@@ -47,6 +50,8 @@ int certify(CertifyArgs& a) {
   }
   o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed;
   o.stop_after_failures = a.stop_after_failures;
+  o.max_timeouts = a.max_timeouts;
+  o.time_limit_seconds = a.time_limit;
   for (size_t start = 0; start < a.ops.size();) {
     const size_t end = a.ops.find(',', start);
     const std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
@@ -93,8 +98,21 @@ int certify(CertifyArgs& a) {
   // Built-ins and plugins alike run in the isolation child, behind guard pages.
   std::string spec = a.backend;
   if (!spec.starts_with("plugin:") && !spec.starts_with("isolated:")) spec = "isolated:" + spec;
-  auto backends = open_backends(spec, a.isolation);
-  if (!backends) return kExitUsage;
+  std::string open_error;
+  auto backends = open_backends(spec, a.isolation, &open_error);
+  if (!backends) {
+    std::cerr << "dmlcert certify: " << printable(open_error, 2000) << "\n";
+    // A plugin that is there but does not load (it crashed, hung or refused in
+    // dmlcert_get_backend) is the backend failing its certification: a report says so.
+    std::error_code ec;
+    if (!spec.starts_with("plugin:") || !fs::is_regular_file(spec.substr(7), ec)) return kExitUsage;
+    o.backend = absolute_spec(spec);
+    const cert::Report report = engine::stopped_report(
+        o, "", stop_requested() ? engine::interruption() : "the backend could not be loaded: " + open_error);
+    std::cout << cert::to_text(report);
+    if (!write_reports(report, a.files)) return kExitUsage;
+    return kExitFailed;
+  }
   o.backend = backends->spec;
   o.engine.backend_spec = backends->spec;
   o.engine.program = program_path();
@@ -111,6 +129,8 @@ int certify(CertifyArgs& a) {
         done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : -1;
     progress.update(done, total, failures, elapsed, left);
   };
+  // A run that is killed from outside (a CI time limit) leaves the report so far behind.
+  o.on_checkpoint = [&](const cert::Report& so_far) { write_reports(so_far, a.files, /*quiet=*/true); };
   // The backend opened above serves the run; confirmations open fresh ones.
   std::unique_ptr<Backend> first = std::move(backends->under_test);
   const Backends& opened = *backends;
@@ -157,6 +177,17 @@ void add_certify_command(CLI::App& app) {
                   "i/n: run only shard i of n (default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else all); "
                   "merge the shards' JSON reports with `dmlcert merge`");
   add_isolation_options(*cmd, &args->isolation);
+  cmd->add_option("--max-timeouts", args->max_timeouts,
+                  "Stop calling the backend after this many timeouts in the run (0: never). After a "
+                  "timeout the rest of its cell or rule check is not run, after 3 in one operator the "
+                  "rest of that operator; the report marks every case not run and why")
+      ->check(integer_in(0, 1 << 30))
+      ->capture_default_str();
+  cmd->add_option("--time-limit", args->time_limit,
+                  "Stop after this many seconds and write the reports, marked incomplete (0: no limit). "
+                  "The reports are also rewritten every 10 s while the run goes on")
+      ->check(number_in(0, kMaxDurationSeconds))
+      ->capture_default_str();
   cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")
       ->capture_default_str();
   cmd->add_option("--corpus", args->corpus,

@@ -106,7 +106,8 @@ int fuzz(const FuzzArgs& a) {
     std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
     return kExitUsage;
   }
-  if (std::string why; !can_write_reports(ReportFiles{.json = a.report}, &why)) {
+  if (std::string why;
+      !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why)) {
     std::cerr << "dmlcert fuzz: " << why << "\n";
     return kExitUsage;
   }

@@ -50,6 +50,7 @@ int replay(const ReplayArgs& a) {
   if (!backends) return kExitUsage;
   RunOptions options = a.options;
   options.oracle_is_under_test = a.backend == "reference";
+  if (backends->isolated) options.settle_seconds = kReplaySettleSeconds / 10;
   Runner runner(*backends->under_test, *backends->oracle, options);
 
   std::array<uint64_t, kOutcomeCount> counts{};

@@ -13,7 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Writes through a temporary sibling and a rename, so that a report is whole or absent.
-bool write_file(const std::string& path, const std::string& text) {
+bool write_file(const std::string& path, const std::string& text, bool quiet) {
   std::error_code ec;
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
@@ -22,13 +22,14 @@ bool write_file(const std::string& path, const std::string& text) {
     std::ofstream out(tmp, std::ios::binary);
     out << text;
     if (!out) {
-      std::cerr << "dmlcert: cannot write " << printable(path) << ": " << std::strerror(errno) << "\n";
+      if (!quiet)
+        std::cerr << "dmlcert: cannot write " << printable(path) << ": " << std::strerror(errno) << "\n";
       return false;
     }
   }
   fs::rename(tmp, path, ec);
   if (ec) {
-    std::cerr << "dmlcert: cannot write " << printable(path) << ": " << ec.message() << "\n";
+    if (!quiet) std::cerr << "dmlcert: cannot write " << printable(path) << ": " << ec.message() << "\n";
     return false;
   }
   return true;
@@ -71,12 +72,13 @@ bool can_write_reports(const ReportFiles& files, std::string* why) {
   return true;
 }
 
-bool write_reports(const cert::Report& r, const ReportFiles& files) {
+bool write_reports(const cert::Report& r, const ReportFiles& files, bool quiet) {
   bool ok = true;
-  if (!files.json.empty()) ok &= write_file(files.json, cert::to_json(r));
-  if (!files.junit.empty()) ok &= write_file(files.junit, cert::to_junit(r));
-  if (!files.markdown.empty()) ok &= write_file(files.markdown, cert::to_markdown(r, dir_of(files.markdown)));
-  if (!files.html.empty()) ok &= write_file(files.html, cert::to_html(r, dir_of(files.html)));
+  if (!files.json.empty()) ok &= write_file(files.json, cert::to_json(r), quiet);
+  if (!files.junit.empty()) ok &= write_file(files.junit, cert::to_junit(r), quiet);
+  if (!files.markdown.empty())
+    ok &= write_file(files.markdown, cert::to_markdown(r, dir_of(files.markdown)), quiet);
+  if (!files.html.empty()) ok &= write_file(files.html, cert::to_html(r, dir_of(files.html)), quiet);
   return ok;
 }
 

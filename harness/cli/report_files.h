@@ -17,7 +17,7 @@ struct ReportFiles {
 void add_report_options(CLI::App& cmd, ReportFiles* files);
 // Whether every asked-for file can be created, checked before a run starts; says which cannot.
 bool can_write_reports(const ReportFiles& files, std::string* why);
-// Returns false (after saying why on stderr) when a file cannot be written.
-bool write_reports(const cert::Report& r, const ReportFiles& files);
+// Returns false (after saying why on stderr, unless quiet) when a file cannot be written.
+bool write_reports(const cert::Report& r, const ReportFiles& files, bool quiet = false);
 
 }  // namespace dmlcert::cli

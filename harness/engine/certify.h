@@ -36,12 +36,34 @@ struct CertifyOptions {
   EngineOptions engine;
   // Called now and then with the progress so far.
   std::function<void(size_t done, size_t total, size_t failures, double elapsed)> on_progress;
+
+  // Hangs cost seconds, not hours (docs/design.md, "Isolation"). After a timeout (or a memory or
+  // CPU limit, as costly) the rest of that cell or rule check is not run; after
+  // timeouts_per_operator of them in one operator, the rest of that operator; after max_timeouts
+  // in the run, the run stops calling the backend.
+  int timeouts_per_operator = 3;
+  int max_timeouts = 10;
+  // Stop, with the report marked incomplete, after this long (0: no limit).
+  double time_limit_seconds = 0;
+  // Called with the report so far, marked as still running, every checkpoint_seconds: a run that
+  // is killed from outside (a CI time limit) has already written a report.
+  std::function<void(const cert::Report&)> on_checkpoint;
+  double checkpoint_seconds = 10;
 };
 
 // Certifies the backend `open` gives (a fresh one for every confirmation), judged by `oracle`.
-// Returns nullopt and says why when the backend cannot be opened.
+// Returns nullopt and says why when the repro directory cannot be made. A backend that cannot be
+// opened gives a report in which nothing ran (stopped_report).
 std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
                                               Oracle& oracle, std::string* error);
+
+// "interrupted by SIGINT before every case had run": why a run that was asked to stop stopped.
+std::string interruption();
+
+// The report of a certification that could not start: every planned cell and rule check is
+// marked not run, for `why` (a backend that crashed while loading, say).
+cert::Report stopped_report(const CertifyOptions& options, const std::string& backend_name,
+                            const std::string& why);
 
 // The corpus directory certify replays: DMLCERT_CORPUS, then share/dmlcert/corpora next to the
 // installed executable, then the source tree's corpora/ (when built from one). Empty when none

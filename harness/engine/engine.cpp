@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
 #include "generators.h"
 
@@ -18,6 +19,16 @@ namespace fs = std::filesystem;
 constexpr size_t kFirstCases = 8, kRecentCases = 56;
 // Trials a bisection may spend, each a fresh process running a few cases.
 constexpr int kBisectTrials = 48;
+// Calls remembered for naming the case of a late fault. A late fault shows at the latest when the
+// process dies, which is at the next call that touches the retired bindings' pages or sooner.
+constexpr size_t kRememberedCalls = 64;
+// How long a call replayed alone is watched for a late fault: the test plugins' and the usual
+// real case, a thread that outlives its call by milliseconds.
+constexpr double kLateSettleSeconds = 0.25;
+
+bool is_late_fault(Outcome o) {
+  return o == Outcome::LateWrite;
+}
 
 // A fault ends the backend's process: the next call starts a fresh one.
 bool restarts_process(Outcome o) {
@@ -126,9 +137,61 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
   if (!options_.isolated) save(path_for(options_.in_flight, ".json"), c);
   out.report = runner_.run(c, out.cls);
   out.c = std::move(c);
+  if (stop_requested()) {
+    out.interrupted = true;
+    return out;
+  }
+  if (out.report.exec.call) {
+    calls_.push_back({out.report.exec.call, key, out.c});
+    if (calls_.size() > kRememberedCalls) calls_.pop_front();
+  }
+  if (const auto& late = out.report.exec.late) {
+    if (auto f = late_failure(*late)) out.earlier.push_back(std::move(*f));
+    // The process died of that fault, and with it any thread a later call had left running: those
+    // calls' own late writes can only show when each runs alone.
+    for (const Call& later : calls_) {
+      const bool judged = later.id == out.report.exec.call && fails_run(out.report.outcome);
+      if (later.id > late->call && !judged)
+        if (auto f = late_failure_alone(later)) out.earlier.push_back(std::move(*f));
+    }
+  }
   if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
   remember(out.c, out.report.outcome);
   return out;
+}
+
+std::optional<Failure> Engine::settle() {
+  if (auto late = under_test_.settle(kLateSettleSeconds)) return late_failure(*late);
+  return std::nullopt;
+}
+
+std::optional<Failure> Engine::late_failure_alone(const Call& call) {
+  if (!fresh_ || !sequence_fails({&call.c}, Outcome::LateWrite)) return std::nullopt;
+  return late_failure(
+      {call.id, Fault::LateWrite, "wrote into its bindings after the call had returned, when run alone"});
+}
+
+std::optional<Failure> Engine::late_failure(const LateFault& late) {
+  const auto call =
+      std::find_if(calls_.begin(), calls_.end(), [&](const Call& c) { return c.id == late.call; });
+  if (call == calls_.end()) return std::nullopt;
+  Failure f;
+  f.key = call->key;
+  f.case_name = call->c.name;
+  f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
+  f.detail =
+      "fault: " + std::string(name(late.fault)) + ": " + late.message + " (seen when a later case ran)";
+  f.repro = path_for(call->key, ".json");
+  if (!save(f.repro, call->c)) f.repro.clear();
+  if (options_.confirm && fresh_) {
+    // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
+    const bool again = sequence_fails({&call->c}, f.outcome) ||
+                       (f.outcome != Outcome::LateWrite && sequence_fails({&call->c}, Outcome::LateWrite));
+    f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
+  }
+  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec);
+  publish(f);
+  return f;
 }
 
 void Engine::remember(const Case& c, Outcome outcome) {
@@ -148,7 +211,9 @@ void Engine::remember(const Case& c, Outcome outcome) {
 bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return false;
-  Runner runner(*backend, oracle_, options_.run);
+  RunOptions run = options_.run;
+  if (is_late_fault(outcome) || outcome == Outcome::Crash) run.settle_seconds = kLateSettleSeconds;
+  Runner runner(*backend, oracle_, run);
   CaseReport last;
   for (const Case* c : cases) last = runner.run(*c);
   return last.outcome == outcome;
@@ -201,17 +266,19 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   f.detail = out.report.detail;
   f.seed = seed;
   f.backend_output = out.report.exec.output_text;
+  f.backend_output_dropped = out.report.exec.output_dropped;
   f.repro = path_for(key, ".json");
   if (!save(f.repro, out.c)) f.repro.clear();
 
-  // A hang costs a whole deadline per step: only the first ones of a run are confirmed and shrunk.
-  const bool hang = outcome == Outcome::Timeout;
+  // A hang costs a whole deadline per step, a runaway allocation seconds: only the first ones of a
+  // run are confirmed and shrunk.
+  const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool affordable = !hang || hang_confirms_ < options_.max_hang_confirms;
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
   // alone; (3) shrink what fails alone.
-  if (options_.confirm && fresh_ && affordable) {
+  if (options_.confirm && fresh_ && affordable && !stop_requested()) {
     if (sequence_fails({&out.c}, outcome)) {
       f.confirmation = Failure::Confirmation::Reproduced;
     } else if (!hang) {
@@ -228,7 +295,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
       f.confirmation = Failure::Confirmation::NotReproduced;
     }
   }
-  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks &&
+  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !stop_requested() &&
                       f.confirmation != Failure::Confirmation::StateDependent &&
                       f.confirmation != Failure::Confirmation::NotReproduced;
   if (shrink) {
@@ -259,9 +326,15 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   }
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
   f.reproduce = reproduce_command(options_.program, best, options_.backend_spec);
+  publish(f);
+  out.failure = std::move(f);
+}
+
+void Engine::publish(Failure& f) {
   ++failures_;
+  const Outcome outcome = f.outcome;
   if (options_.print) {
-    std::string block = "FAILED " + printable(key) + ": " + std::string(name(outcome)) + ": " +
+    std::string block = "FAILED " + printable(f.key) + ": " + std::string(name(outcome)) + ": " +
                         printable(f.detail, 600) + "\n";
     if (f.confirmation != Failure::Confirmation::Unchecked)
       block +=
@@ -278,7 +351,6 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
     block += "  reproduce: " + f.reproduce + "\n";
     options_.print(block);
   }
-  out.failure = std::move(f);
 }
 
 }  // namespace dmlcert::engine

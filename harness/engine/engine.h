@@ -52,6 +52,7 @@ struct Failure {
   std::string reproduce;  // the command line
   uint64_t seed = 0;
   std::string backend_output;  // what the backend printed during the failing call (capped)
+  uint64_t backend_output_dropped = 0;
 };
 std::string_view name(Failure::Confirmation c);
 
@@ -81,6 +82,13 @@ struct CaseOutcome {
   Classification cls;
   CaseReport report;
   std::optional<Failure> failure;
+  // The run was asked to stop (SIGINT, SIGTERM) while this case ran: its result means nothing and
+  // it counts as not run.
+  bool interrupted = false;
+  // Failures of cases run before this one that came to light with it: a late fault (a write into
+  // an earlier call's bindings, or a crash after that call had returned) names its call, and the
+  // case that made it carries the failure (Failure::key is that case's key).
+  std::vector<Failure> earlier;
 };
 
 class Engine {
@@ -89,6 +97,9 @@ class Engine {
   CaseOutcome run(const WorkItem& item);
   // A case that is not a work item (a corpus case, a case of a sequence), under `key`.
   CaseOutcome run_case(const Case& c, const std::string& key);
+  // At the end of a run: waits briefly for a late fault of the last call, which no later call
+  // would reveal, and returns its failure.
+  std::optional<Failure> settle();
   const EngineOptions& options() const { return options_; }
   size_t failures() const { return failures_; }
 
@@ -97,8 +108,16 @@ class Engine {
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
   void handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
-  // Runs cases in order in a fresh backend; whether the last one ends with `outcome`.
+  // Runs cases in order in a fresh backend; whether the last one ends with `outcome`. A late
+  // fault is waited for after each call (RunOptions::settle_seconds) when `outcome` is one.
   bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome);
+  struct Call;
+  // A late fault that names an earlier call: the failure of the case that made that call.
+  std::optional<Failure> late_failure(const LateFault& late);
+  // The failure of a call's case when, run alone, it makes a late fault.
+  std::optional<Failure> late_failure_alone(const Call& call);
+  // Saves, prints and counts a failure once its repro files are known.
+  void publish(Failure& f);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<const Case*>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
@@ -116,6 +135,14 @@ class Engine {
   // The cases the backend's current process has run: the first few, and the latest.
   std::vector<Case> first_cases_;
   std::deque<Case> recent_cases_;
+  // The latest calls of the backend under test, across process restarts, so that a late fault
+  // can name the case whose call it belongs to.
+  struct Call {
+    uint64_t id = 0;
+    std::string key;
+    Case c;
+  };
+  std::deque<Call> calls_;
 };
 
 // The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
 
 namespace dmlcert::engine {
@@ -103,6 +104,7 @@ rc::Gen<Case> FuzzPlanner::generator(const FuzzPlan& p) const {
 void FuzzResult::merge(FuzzResult&& o) {
   cases += o.cases;
   generation_failures += o.generation_failures;
+  interrupted |= o.interrupted;
   for (const auto& [k, n] : o.outcomes) outcomes[k] += n;
   for (const auto& [k, c] : o.classes) classes[k].cases += c.cases, classes[k].seconds += c.seconds;
   for (const auto& [k, n] : o.ranks) ranks[k] += n;
@@ -137,6 +139,10 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
   for (uint64_t index = first;; index += stride) {
+    if (stop_requested()) {
+      result.interrupted = true;
+      break;
+    }
     if (options.duration_seconds) {
       if (seconds_since(start) >= *options.duration_seconds) break;
     } else if (index >= options.cases) {
@@ -152,7 +158,22 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
     item.origin = "dmlcert fuzz --seed " + std::to_string(options.seed) + " case " + std::to_string(index) +
                   " level " + std::string(name(plan.level));
     CaseOutcome out = engine.run(item);
+    if (out.interrupted) {
+      result.interrupted = true;
+      break;
+    }
+    // A late fault of an earlier case is that case's failure (its index is in its key).
+    auto count_earlier = [&] {
+      for (Failure& f : out.earlier) {
+        const uint64_t earlier = std::stoull(f.key.substr(f.key.rfind("-c") + 2));
+        if (result.outcomes["passed"] > 0) --result.outcomes["passed"];
+        ++result.outcomes[std::string(name(f.outcome))];
+        ++failed;
+        result.failures.push_back({earlier, std::move(f)});
+      }
+    };
     if (!out.generated) {
+      count_earlier();
       ++result.generation_failures;  // a suchThat that gave up; the next case goes on
       continue;
     }
@@ -181,6 +202,7 @@ FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const 
       ++failed;
       result.failures.push_back({index, std::move(*out.failure)});
     }
+    count_earlier();
     cls.seconds += seconds_since(case_start);
     const uint64_t now_done = ++done;
     if (options.on_progress && (now_done % 64 == 0 || out.failure) && progress_lock.try_lock()) {
@@ -224,6 +246,7 @@ std::string fuzz_summary(const FuzzResult& r) {
   std::ostringstream os;
   os << r.cases << " cases in " << r.seconds << " s (" << (r.seconds > 0 ? r.cases / r.seconds : 0)
      << " cases/s), " << r.failures.size() << " failures";
+  if (r.interrupted) os << " (interrupted before the end)";
   if (r.generation_failures) os << ", " << r.generation_failures << " generation failures";
   os << "\nOutcomes:";
   for (const auto& [k, n] : r.outcomes) os << " " << k << "=" << n;
@@ -253,6 +276,7 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
   j["shard"] = std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count);
   j["backend"] = o.engine.backend_spec;
   j["cases"] = r.cases;
+  j["interrupted"] = r.interrupted;
   if (timings) {
     j["jobs"] = o.jobs;
     j["seconds"] = r.seconds;

@@ -94,6 +94,7 @@ struct FuzzResult {
   Coverage coverage;
   std::vector<FuzzFailure> failures;  // in index order
   std::vector<FeatureLevel> levels;
+  bool interrupted = false;  // SIGINT or SIGTERM stopped the run before its end
   void merge(FuzzResult&& other);
 };
 

@@ -23,10 +23,21 @@ std::optional<Outcome> status(const Counts& c);
 bool is_pass(const Counts& c);  // ran, and every case passed (skipped cases do not count)
 void add(Counts& into, const Counts& from);
 
+// Planned cases that were never run, and why (the first reason that applied): "after a timeout in
+// this cell", "after 3 timeouts in GATHER_ELEMENTS", or why the whole run stopped.
+struct NotRun {
+  uint64_t count = 0;
+  std::string reason;
+  void add(const std::string& why) {
+    if (count++ == 0) reason = why;
+  }
+};
+
 struct CellResult {
   SupportCell cell;
   Counts counts{};
   std::vector<std::string> repros;  // case files of failures, as given to the report
+  NotRun not_run;
 };
 
 enum class RuleSection { Invalid, Unspecified, Robustness };
@@ -37,6 +48,7 @@ struct RuleResult {
   RuleSection section = RuleSection::Invalid;
   Counts counts{};
   std::vector<std::string> repros;
+  NotRun not_run;
 };
 
 struct Failure {
@@ -50,6 +62,21 @@ struct Failure {
   std::string confirmation;  // "reproduced alone", "state-dependent", "not reproduced", "unchecked"
   std::string reproduce;     // the command line
   uint64_t seed = 0;
+  std::string backend_output;           // what the backend printed during the call (capped)
+  uint64_t backend_output_dropped = 0;  // bytes it printed beyond the cap
+};
+
+// What the backend printed (isolated backends: the child's stdout and stderr, never forwarded to
+// dmlcert's own output). Each call keeps the first 64 KiB; the report keeps a few samples.
+struct BackendOutput {
+  struct Sample {
+    std::string where, text;
+    uint64_t dropped = 0;
+  };
+  uint64_t calls = 0;  // calls during which the backend printed anything
+  uint64_t bytes = 0;  // everything it printed, kept or not
+  std::vector<Sample> samples;
+  static constexpr size_t kSamples = 3;
 };
 
 struct Shard {
@@ -69,7 +96,13 @@ struct Report {
   std::vector<CellResult> cells;  // every support cell at `level`, in support_cells() order
   std::vector<RuleResult> rules;  // invalid rules, unspecified rules, robustness checks
   Counts corpus{};
+  NotRun corpus_not_run;
   std::vector<Failure> failures;
+  BackendOutput backend_output;
+  // Why the run ended before every planned case ran (interrupted, a time limit, the backend stopped
+  // answering or could not be loaded); empty when it ran to the end. Such a report is incomplete
+  // and never certifies. A report written while the run goes on says so here too.
+  std::string stopped;
 };
 
 Counts totals(const Report& r);
@@ -77,8 +110,8 @@ Counts totals(const Report& r);
 bool complete(const Report& r);
 // The cells that keep the backend from certification at r.level: not passing, or not run.
 std::vector<const CellResult*> missing_cells(const Report& r);
-// Certified: complete, the backend claims the level, every cell passes with nothing
-// unimplemented, and no rule check, robustness check or corpus case failed.
+// Certified: complete, not stopped early, the backend claims the level, every cell passes with
+// nothing unimplemented, and no rule check, robustness check or corpus case failed.
 bool certified(const Report& r);
 
 // A cell's stable key: "REDUCE.SUM/input/FLOAT32/r3", "SLICE/output/INT8/r1".

@@ -16,7 +16,7 @@ body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{bo
 padding:2px 6px;text-align:center;font-size:12px}th.row,td.row{text-align:left}
 .passed{background:#8fd18f}.failed,.mistrusted{background:#f08080}.crash{background:#b22222;color:#fff}
 .timeout{background:#ff9f40}.oob,.late-write,.limit{background:#9b59b6;color:#fff}.unimplemented{background:#ddd}
-.not-run{background:#fff8c4}.absent{background:#fff}a{color:inherit}
+.not-run{background:#fff8c4}.stopped{background:#ffe08a}.absent{background:#fff}a{color:inherit}
 </style>)";
 
 }  // namespace
@@ -53,16 +53,16 @@ std::string to_html(const Report& r, const std::string& link_base) {
           continue;
         }
         const MatrixEntry& e = it->second;
-        std::string word = status_word(e.counts);
+        std::string word = status_word(e.counts, e.not_run);
         out << "<td class=\"" << word << "\" title=\"";
         for (int i = 0; i < kOutcomeCount; ++i)
           if (e.counts[i]) out << e.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
         out << "\">";
         if (!e.repros.empty())
           out << "<a href=\"" << markup_escape(relative_link(e.repros.front(), link_base)) << "\">"
-              << status_letter(e.counts) << "</a>";
+              << status_letter(e.counts, e.not_run) << "</a>";
         else
-          out << status_letter(e.counts);
+          out << status_letter(e.counts, e.not_run);
         for (size_t i = 1; i < e.repros.size() && i < 4; ++i)
           out << " <a href=\"" << markup_escape(relative_link(e.repros[i], link_base)) << "\">" << i + 1
               << "</a>";
@@ -75,7 +75,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
          "class=\"row\">rule</th><th>status</th>"
          "<th>repro</th></tr>\n";
   for (const RuleResult& rule : r.rules) {
-    std::string word = status_word(rule.counts);
+    std::string word = status_word(rule.counts, rule.not_run.count);
     out << "<tr><td>" << name(rule.section) << "</td><td class=\"row\">" << markup_escape(rule.rule)
         << "</td><td class=\"" << word << "\">" << word << "</td><td>";
     for (size_t i = 0; i < rule.repros.size() && i < 3; ++i)

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.h"
+#include "report_matrix.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -23,9 +24,16 @@ Counts counts_from(const json& j) {
   return c;
 }
 
-std::string status_name(const Counts& c) {
-  auto s = status(c);
-  return s ? std::string(name(*s)) : "not-run";
+void put_not_run(json& j, const NotRun& n) {
+  if (n.count) j["not_run"] = {{"count", n.count}, {"reason", n.reason}};
+}
+NotRun not_run_from(const json& j) {
+  NotRun n;
+  if (j.contains("not_run")) {
+    n.count = j["not_run"].at("count").get<uint64_t>();
+    n.reason = j["not_run"].at("reason").get<std::string>();
+  }
+  return n;
 }
 
 template <class T, class F>
@@ -55,12 +63,13 @@ std::string to_json(const Report& r) {
   j["shards"] = json::array();
   for (const Shard& s : r.shards) j["shards"].push_back({{"index", s.index}, {"count", s.count}});
   j["seconds"] = r.seconds;
+  j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
   j["totals"] = counts_json(totals(r));
   json missing = json::array();
   for (const CellResult* c : missing_cells(r))
-    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_name(c->counts)}});
+    missing.push_back({{"cell", cell_key(c->cell)}, {"status", status_word(c->counts, c->not_run.count)}});
   j["missing_cells"] = missing;
   j["cells"] = json::array();
   for (const CellResult& c : r.cells) {
@@ -70,19 +79,30 @@ std::string to_json(const Report& r) {
                  {"role", std::string(name(c.cell.role))},
                  {"type", std::string(name(c.cell.type))},
                  {"rank", c.cell.rank},
-                 {"status", status_name(c.counts)},
+                 {"status", status_word(c.counts, c.not_run.count)},
                  {"counts", counts_json(c.counts)},
                  {"repros", c.repros}};
+    put_not_run(cell, c.not_run);
     j["cells"].push_back(cell);
   }
   j["rules"] = json::array();
-  for (const RuleResult& rule : r.rules)
-    j["rules"].push_back({{"rule", rule.rule},
-                          {"section", std::string(name(rule.section))},
-                          {"status", status_name(rule.counts)},
-                          {"counts", counts_json(rule.counts)},
-                          {"repros", rule.repros}});
-  j["corpus"] = {{"status", status_name(r.corpus)}, {"counts", counts_json(r.corpus)}};
+  for (const RuleResult& rule : r.rules) {
+    json x = {{"rule", rule.rule},
+              {"section", std::string(name(rule.section))},
+              {"status", status_word(rule.counts, rule.not_run.count)},
+              {"counts", counts_json(rule.counts)},
+              {"repros", rule.repros}};
+    put_not_run(x, rule.not_run);
+    j["rules"].push_back(x);
+  }
+  j["corpus"] = {{"status", status_word(r.corpus, r.corpus_not_run.count)},
+                 {"counts", counts_json(r.corpus)}};
+  put_not_run(j["corpus"], r.corpus_not_run);
+  j["backend_output"] = {
+      {"calls", r.backend_output.calls}, {"bytes", r.backend_output.bytes}, {"samples", json::array()}};
+  for (const auto& sample : r.backend_output.samples)
+    j["backend_output"]["samples"].push_back(
+        {{"where", sample.where}, {"text", sample.text}, {"dropped_bytes", sample.dropped}});
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
     j["failures"].push_back({{"where", f.where},
@@ -94,8 +114,11 @@ std::string to_json(const Report& r) {
                              {"sequence", f.sequence},
                              {"confirmation", f.confirmation},
                              {"reproduce", f.reproduce},
-                             {"seed", f.seed}});
-  return j.dump(2) + "\n";
+                             {"seed", f.seed},
+                             {"backend_output", f.backend_output},
+                             {"backend_output_dropped_bytes", f.backend_output_dropped}});
+  // What a backend printed may not be UTF-8: replaced, never a reason to lose the report.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::optional<Report> report_from_json(const std::string& text, std::string* error) {
@@ -113,6 +136,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     for (const json& s : j.at("shards"))
       r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);
+    if (j.contains("stopped") && j["stopped"].is_string()) r.stopped = j["stopped"].get<std::string>();
     for (const json& c : j.at("cells")) {
       CellResult cell;
       cell.cell.op = parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator");
@@ -124,6 +148,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       cell.cell.rank = c.at("rank").get<uint32_t>();
       cell.counts = counts_from(c.at("counts"));
       cell.repros = c.at("repros").get<std::vector<std::string>>();
+      cell.not_run = not_run_from(c);
       r.cells.push_back(std::move(cell));
     }
     for (const json& x : j.at("rules")) {
@@ -132,9 +157,19 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       rule.section = parse_enum<RuleSection>(x.at("section").get<std::string>(), parse_section, "section");
       rule.counts = counts_from(x.at("counts"));
       rule.repros = x.at("repros").get<std::vector<std::string>>();
+      rule.not_run = not_run_from(x);
       r.rules.push_back(std::move(rule));
     }
     r.corpus = counts_from(j.at("corpus").at("counts"));
+    r.corpus_not_run = not_run_from(j.at("corpus"));
+    if (j.contains("backend_output")) {
+      const json& o = j["backend_output"];
+      r.backend_output.calls = o.value("calls", uint64_t{0});
+      r.backend_output.bytes = o.value("bytes", uint64_t{0});
+      for (const json& sample : o.value("samples", json::array()))
+        r.backend_output.samples.push_back({sample.value("where", ""), sample.value("text", ""),
+                                            sample.value("dropped_bytes", uint64_t{0})});
+    }
     for (const json& f : j.at("failures")) {
       Failure failure;
       failure.where = f.at("where").get<std::string>();
@@ -147,6 +182,8 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       failure.confirmation = f.value("confirmation", "");
       failure.reproduce = f.value("reproduce", "");
       failure.seed = f.at("seed").get<uint64_t>();
+      failure.backend_output = f.value("backend_output", "");
+      failure.backend_output_dropped = f.value("backend_output_dropped_bytes", uint64_t{0});
       r.failures.push_back(std::move(failure));
     }
     return r;

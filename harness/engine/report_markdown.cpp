@@ -30,7 +30,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     for (DataType dt : kAllDataTypes) {
       auto it = row.by_type.find(dt);
       out << ' '
-          << (it == row.by_type.end() ? std::string() : std::string(1, status_letter(it->second.counts)))
+          << (it == row.by_type.end() ? std::string()
+                                      : std::string(1, status_letter(it->second.counts, it->second.not_run)))
           << " |";
     }
     out << "\n";
@@ -40,7 +41,7 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   if (!missing.empty()) {
     out << "\n## Cells that do not pass (" << missing.size() << ")\n\n";
     for (const CellResult* c : missing) {
-      out << "- `" << cell_key(c->cell) << "`: " << status_word(c->counts);
+      out << "- `" << cell_key(c->cell) << "`: " << status_word(c->counts, c->not_run.count);
       for (size_t i = 0; i < c->repros.size() && i < 3; ++i) out << (i ? ", " : " — ") << link(c->repros[i]);
       out << "\n";
     }
@@ -49,7 +50,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   for (const RuleResult& rule : r.rules) {
     uint64_t n = 0;
     for (uint64_t k : rule.counts) n += k;
-    out << "| " << name(rule.section) << " | " << rule.rule << " | " << status_word(rule.counts);
+    out << "| " << name(rule.section) << " | " << rule.rule << " | "
+        << status_word(rule.counts, rule.not_run.count);
     if (!rule.repros.empty()) out << " " << link(rule.repros.front());
     out << " | " << n << " |\n";
   }

@@ -15,15 +15,16 @@ std::vector<MatrixRow> build_matrix(const Report& r) {
     for (MatrixEntry* e : {&row.by_type[c.cell.type], &row.by_type_rank[{c.cell.type, c.cell.rank}]}) {
       e->present = true;
       add(e->counts, c.counts);
+      e->not_run += c.not_run.count;
       e->repros.insert(e->repros.end(), c.repros.begin(), c.repros.end());
     }
   }
   return rows;
 }
 
-char status_letter(const Counts& c) {
+char status_letter(const Counts& c, uint64_t not_run) {
   auto s = status(c);
-  if (!s) return '-';
+  if (!s) return not_run ? 'S' : '-';
   switch (*s) {
     case Outcome::Passed: return 'P';
     case Outcome::Failed: return 'F';
@@ -39,9 +40,9 @@ char status_letter(const Counts& c) {
   return '?';
 }
 
-std::string status_word(const Counts& c) {
+std::string status_word(const Counts& c, uint64_t not_run) {
   auto s = status(c);
-  return s ? std::string(name(*s)) : "not-run";
+  return s ? std::string(name(*s)) : not_run ? "stopped" : "not-run";
 }
 
 std::string short_type(DataType t) {

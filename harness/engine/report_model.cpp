@@ -13,6 +13,10 @@ constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout,       Ou
 uint64_t n(const Counts& c, Outcome o) {
   return c[static_cast<size_t>(o)];
 }
+void merge_not_run(NotRun& into, const NotRun& from) {
+  if (into.count == 0) into.reason = from.reason;
+  into.count += from.count;
+}
 }  // namespace
 
 std::optional<Outcome> status(const Counts& c) {
@@ -63,7 +67,8 @@ std::vector<const CellResult*> missing_cells(const Report& r) {
 }
 
 bool certified(const Report& r) {
-  if (!complete(r) || r.backend_max_level < r.level || !missing_cells(r).empty()) return false;
+  if (!complete(r) || !r.stopped.empty() || r.backend_max_level < r.level || !missing_cells(r).empty())
+    return false;
   for (const auto& rule : r.rules) {
     auto s = status(rule.counts);
     if (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) return false;
@@ -108,6 +113,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     for (size_t c = 0; c < p.cells.size(); ++c) {
       if (!(p.cells[c].cell == out.cells[c].cell)) return fail("reports cover different support tables");
       add(out.cells[c].counts, p.cells[c].counts);
+      merge_not_run(out.cells[c].not_run, p.cells[c].not_run);
       out.cells[c].repros.insert(out.cells[c].repros.end(), p.cells[c].repros.begin(),
                                  p.cells[c].repros.end());
     }
@@ -119,10 +125,18 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
         out.rules.push_back(rule);
       } else {
         add(it->counts, rule.counts);
+        merge_not_run(it->not_run, rule.not_run);
         it->repros.insert(it->repros.end(), rule.repros.begin(), rule.repros.end());
       }
     }
     add(out.corpus, p.corpus);
+    merge_not_run(out.corpus_not_run, p.corpus_not_run);
+    if (out.stopped.empty()) out.stopped = p.stopped;
+    out.backend_output.calls += p.backend_output.calls;
+    out.backend_output.bytes += p.backend_output.bytes;
+    for (const auto& sample : p.backend_output.samples)
+      if (out.backend_output.samples.size() < BackendOutput::kSamples)
+        out.backend_output.samples.push_back(sample);
     out.failures.insert(out.failures.end(), p.failures.begin(), p.failures.end());
     out.seconds = std::max(out.seconds, p.seconds);  // shards run side by side
   }

@@ -137,6 +137,9 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   if (!buffers) return finish(r, Outcome::Skipped, why);
   r.exec = execute_guarded(under_test_, c, *buffers);
   r.executed = true;
+  if (options_.settle_seconds > 0 && r.exec.fault == Fault::None)
+    if (auto late = under_test_.settle(options_.settle_seconds); late && late->call == r.exec.call)
+      r.exec.fault = late->fault, r.exec.message = late->message;
   const ExecResult& exec = r.exec;
   if (auto o = fault_outcome(exec.fault))
     return finish(
@@ -147,8 +150,8 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   // A rejection, in any class, leaves every output byte (padding included) as it was.
   if (exec.status != Status::Ok && !buffers->output_untouched())
     return finish(r, Outcome::Failed,
-                  std::string(name(cls.case_class)) + " case was rejected (" +
-                      std::string(name(exec.status)) + ") but output bytes were written");
+                  std::string(name(cls.case_class)) + " case was rejected (" + status_text(exec) +
+                      ") but output bytes were written");
   if (exec.status == Status::Ok && cls.case_class != CaseClass::Invalid) r.output = buffers->output();
 
   // (7) The verdict.

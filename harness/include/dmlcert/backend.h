@@ -48,10 +48,11 @@ enum class Fault {
 std::string_view name(Fault f);
 
 // A fault found after its call had returned and been judged (a thread left running wrote into
-// the call's bindings later on). Reported with the next call of the same backend process; the
-// call it belongs to is named by its sequence number.
+// the call's bindings later on, or crashed the process). Reported with the next call of the same backend
+// process; the call it belongs to is named by its sequence number.
 struct LateFault {
   uint64_t call = 0;
+  Fault fault = Fault::LateWrite;  // or Crash: the process died after the call had returned
   std::string message;
 };
 
@@ -90,6 +91,18 @@ class Backend {
   // Whether rejections carry rule IDs in ExecResult::violations (built-ins do, plugins need not).
   virtual bool reports_rules() const { return false; }
   virtual ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& buffers) = 0;
+  // Waits up to `seconds` after the last call for a late fault of it (a thread the backend left
+  // running that writes into the call's bindings later). Isolated backends can tell; in-process
+  // backends cannot and say nothing. Used where a failure is confirmed or replayed alone, with no
+  // later call to reveal the fault.
+  virtual std::optional<LateFault> settle(double seconds) {
+    (void)seconds;
+    return std::nullopt;
+  }
+  // Ends the backend now, as its last user would, and says what went wrong doing so (an isolated
+  // backend's process that crashed in its destroy function); empty when nothing did. No call may
+  // follow.
+  virtual std::string shut_down() { return {}; }
 };
 
 // T.TOTAL_BYTES for the bindings a backend was given: every tensor's binding must be present and

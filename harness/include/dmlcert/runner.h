@@ -66,6 +66,9 @@ struct RunOptions {
   // A case whose estimated footprint (case_footprint) is larger is Skipped before the oracle or
   // the backend allocates anything (`--max-case-bytes`).
   uint64_t max_case_bytes = kDefaultMaxCaseBytes;
+  // After each call, wait this long for a late write of it (Backend::settle): replaying a case
+  // alone, there is no later call to reveal one. 0: do not wait.
+  double settle_seconds = 0;
   // The oracle computes with the backend under test itself (`--backend reference`): a case's own
   // expected_output then judges the backend directly instead of vouching for the oracle.
   bool oracle_is_under_test = false;
