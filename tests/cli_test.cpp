@@ -467,26 +467,25 @@ std::string failing_case_named(const std::string& name) {
   return text.replace(text.find(from), from.size(), "\"" + name + "\"");
 }
 
+// A good case next to cases/<link>, a link to `target` that leads nowhere: replay names the link.
+InputRow link_to_nothing(std::string name, std::string target, std::string link) {
+  return {std::move(name),
+          [target, link](const fs::path& d) {
+            put(d / "cases/good.json", slice1_case());
+            fs::create_symlink(target, d / "cases" / link);
+          },
+          "replay {dir}/cases --backend reference",
+          2,
+          {"{dir}/cases/" + link + ": (file): a link to nothing"},
+          {"1 passed, 0 failed"}};
+}
+
 std::vector<InputRow> input_rows() {
   return {
-      {"ReplayReportsADanglingLink",
-       [](const fs::path& d) {
-         put(d / "cases/good.json", slice1_case());
-         fs::create_symlink("nowhere.json", d / "cases/dangling.json");
-       },
-       "replay {dir}/cases --backend reference",
-       2,
-       {"{dir}/cases/dangling.json: (file): a link to nothing"},
-       {"1 passed, 0 failed"}},
-      {"ReplayReportsALinkLoop",
-       [](const fs::path& d) {
-         put(d / "cases/good.json", slice1_case());
-         fs::create_symlink("loop.json", d / "cases/loop.json");
-       },
-       "replay {dir}/cases --backend reference",
-       2,
-       {"{dir}/cases/loop.json: (file): a link to nothing"},
-       {"1 passed, 0 failed"}},
+      link_to_nothing("ReplayReportsADanglingLink", "nowhere.json", "dangling.json"),
+      link_to_nothing("ReplayReportsALinkLoop", "loop.json", "loop.json"),
+      // A link that leads nowhere may have been a directory of cases, whatever its name.
+      link_to_nothing("ReplayReportsADanglingLinkOfAnyName", "gone", "more-cases"),
       {"ReplayReportsAnUnreadableSubdirectory",
        [](const fs::path& d) {
          put(d / "cases/good.json", slice1_case());
@@ -498,15 +497,6 @@ std::vector<InputRow> input_rows() {
        {"{dir}/cases/locked: (file): cannot list the directory"},
        {"1 passed, 0 failed"},
        true},
-      {"ReplayReportsADanglingLinkOfAnyName",
-       [](const fs::path& d) {
-         put(d / "cases/good.json", slice1_case());
-         fs::create_symlink("gone", d / "cases/more-cases");
-       },
-       "replay {dir}/cases --backend reference",
-       2,
-       {"{dir}/cases/more-cases: (file): a link to nothing"},
-       {"1 passed, 0 failed"}},
       {"ReplayReportsEveryMissingPath",
        [](const fs::path& d) { put(d / "case.json", slice1_case()); },
        "replay {dir}/missing-1.json {dir}/case.json {dir}/missing-2 --backend reference",
