@@ -169,7 +169,9 @@ std::optional<rc::Gen<Case>> mutated_case(std::string_view rule_id, FeatureLevel
   if (candidates.empty()) return std::nullopt;
   const std::string rule(rule_id);
   return rc::gen::mapcat(rc::gen::elementOf(candidates), [rule, level, invalid](const auto& candidate) {
-    const auto [op, m] = candidate;
+    // Two variables, not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto op = std::get<0>(candidate);
+    const auto m = std::get<1>(candidate);
     CaseSpec spec;
     spec.level = level;
     spec.op = op;

@@ -1,6 +1,7 @@
 // The dmlcert command as scripts see it (docs/design.md, "The command"): exit statuses, one line per
 // malformed file, the rule list, run's JSON and replay's closing line. Runs the built binary.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "build_kind.h"
 #include "dmlcert/rules.h"
 
 namespace dmlcert {
@@ -21,6 +23,7 @@ namespace fs = std::filesystem;
 struct CliResult {
   int status = -1;
   std::string out, err;
+  uint64_t peak_mib = 0;  // the command's peak resident memory
   std::vector<std::string> out_lines() const { return lines(out); }
   std::vector<std::string> err_lines() const { return lines(err); }
   static std::vector<std::string> lines(const std::string& s) {
@@ -55,11 +58,21 @@ class CliTest : public ::testing::Test {
 
   CliResult cli(const std::string& args) { return cli_with(DMLCERT_CLI, args); }
 
-  // `command`: the dmlcert command line to run, possibly behind `env VAR=value`.
+  // `command`: the dmlcert command line to run, possibly behind `env VAR=value`. The shell execs
+  // it, so that the process waited for is dmlcert itself and its peak memory can be read.
   CliResult cli_with(const std::string& command, const std::string& args) {
     const std::string out = (dir_ / "stdout.txt").string(), err = (dir_ / "stderr.txt").string();
-    const int raw = std::system((command + " " + args + " >" + out + " 2>" + err).c_str());
+    const std::string line = "exec " + command + " " + args + " >" + out + " 2>" + err;
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    int raw = 0;
+    rusage usage{};
     CliResult r;
+    if (pid > 0 && ::wait4(pid, &raw, 0, &usage) == pid)
+      r.peak_mib = static_cast<uint64_t>(usage.ru_maxrss) / 1024;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     std::stringstream o, e;
     o << std::ifstream(out).rdbuf();
@@ -434,7 +447,8 @@ struct InputRow {
   std::string args;
   int status;
   std::vector<std::string> err_has, out_has;
-  bool skip_as_root = false;  // permissions do not stop root
+  bool needs_permissions = false;  // root reads anything: run as nobody then
+  uint64_t max_peak_mib = 200;     // docs/design.md, "Memory": what a run may hold under the defaults
 };
 void PrintTo(const InputRow& r, std::ostream* os) {
   *os << r.name;
@@ -453,33 +467,32 @@ std::string failing_case_named(const std::string& name) {
   return text.replace(text.find(from), from.size(), "\"" + name + "\"");
 }
 
+// A good case next to cases/<link>, a link to `target` that leads nowhere: replay names the link.
+InputRow link_to_nothing(std::string name, std::string target, std::string link) {
+  return {std::move(name),
+          [target, link](const fs::path& d) {
+            put(d / "cases/good.json", slice1_case());
+            fs::create_symlink(target, d / "cases" / link);
+          },
+          "replay {dir}/cases --backend reference",
+          2,
+          {"{dir}/cases/" + link + ": (file): a link to nothing"},
+          {"1 passed, 0 failed"}};
+}
+
 std::vector<InputRow> input_rows() {
   return {
-      {"ReplayReportsADanglingLink",
-       [](const fs::path& d) {
-         put(d / "cases/good.json", slice1_case());
-         fs::create_symlink("nowhere.json", d / "cases/dangling.json");
-       },
-       "replay {dir}/cases --backend reference",
-       2,
-       {"{dir}/cases/dangling.json: (file): a link to nothing"},
-       {"1 passed, 0 failed"}},
-      {"ReplayReportsALinkLoop",
-       [](const fs::path& d) {
-         put(d / "cases/good.json", slice1_case());
-         fs::create_symlink("loop.json", d / "cases/loop.json");
-       },
-       "replay {dir}/cases --backend reference",
-       2,
-       {"{dir}/cases/loop.json: (file): a link to nothing"},
-       {"1 passed, 0 failed"}},
+      link_to_nothing("ReplayReportsADanglingLink", "nowhere.json", "dangling.json"),
+      link_to_nothing("ReplayReportsALinkLoop", "loop.json", "loop.json"),
+      // A link that leads nowhere may have been a directory of cases, whatever its name.
+      link_to_nothing("ReplayReportsADanglingLinkOfAnyName", "gone", "more-cases"),
       {"ReplayReportsAnUnreadableSubdirectory",
        [](const fs::path& d) {
          put(d / "cases/good.json", slice1_case());
          put(d / "cases/locked/hidden.json", slice1_case());
          fs::permissions(d / "cases/locked", fs::perms::none);
        },
-       "replay {dir}/cases --backend reference",
+       "replay {dir}/cases --backend reference --repro-dir {dir}/repros",
        2,
        {"{dir}/cases/locked: (file): cannot list the directory"},
        {"1 passed, 0 failed"},
@@ -550,6 +563,67 @@ std::vector<InputRow> input_rows() {
        0,
        {},
        {"\"outcome\": \"skipped\"", "(--max-case-bytes)"}},
+      {"RunOfAScatterNdWithFourGibibyteTensorsIsSkippedBeforeAllocating",
+       [](const fs::path& d) {
+         std::ifstream in(std::string(DMLCERT_SOURCE_DIR) +
+                          "/corpora/seed-examples/scatter_nd-doc-example-1.json");
+         std::stringstream text;
+         text << in.rdbuf();
+         std::string t = text.str();
+         for (const char* role : {"\"input\": {", "\"indices\": {", "\"updates\": {", "\"output\": {"})
+           t.replace(t.find(role), std::string(role).size(),
+                     std::string(role) + "\"total_bytes\": 1073741824, ");
+         put(d / "case.json", t);
+       },
+       "run {dir}/case.json --backend isolated:optimized",
+       0,
+       {},
+       {"\"outcome\": \"skipped\"",
+        "needs about 16.0 GiB (bindings 4.0 GiB: input 1.0 GiB, indices 1.0 GiB, "
+        "updates 1.0 GiB, output 1.0 GiB"}},
+      // Data is decoded from the file's text straight into its place: a file at the size limit
+      // holds its text and its tensor, not a JSON tree of its numbers (which cost 27 times the file).
+      {"RunOfADataFileAtTheFileLimitHoldsItsTextAndItsData",
+       [](const fs::path& d) {
+         constexpr uint64_t n = 8'000'000;
+         std::string text = R"({"format": 1, "op": "SLICE1", "params": {"input_window_offsets": [0],
+           "input_window_sizes": [8000000], "input_window_strides": [1]}, "expect": "valid", "tensors": {
+           "output": {"type": "FLOAT32", "sizes": [8000000]}, "input": {"type": "FLOAT32", "sizes": [8000000],
+           "data": [0)";
+         text.reserve(2 * n + 200);
+         for (uint64_t i = 1; i < n; ++i) text += ",0";
+         put(d / "case.json", text + "]}}}");
+       },
+       "run {dir}/case.json --backend optimized",
+       0,
+       {},
+       {"\"outcome\": \"skipped\"", "needs about 305.2 MiB"},
+       false,
+       100},
+      {"RunOfA200MegabyteFileIsRefusedBeforeReading",
+       [](const fs::path& d) {
+         put(d / "big.json", "{\"data\": [");
+         fs::resize_file(d / "big.json", 200'000'000);
+       },
+       "run {dir}/big.json --backend reference",
+       2,
+       {"{dir}/big.json: (file): it has 200000000 bytes, more than the limit of 16777216 "
+        "(--max-file-bytes)"}},
+      {"RunOfAMillionLineJsonlStopsAtTheCaseLimit",
+       [](const fs::path& d) {
+         std::string lines;
+         for (int i = 0; i < 1'000'000; ++i) lines += "{}\n";
+         put(d / "cases.jsonl", lines);
+       },
+       "run {dir}/cases.jsonl --backend reference",
+       2,
+       {"{dir}/cases.jsonl: line 1: op: missing required field",
+        "{dir}/cases.jsonl: line 100001: more than 100000 cases in one file; the rest is not read"}},
+      {"MergeOfDevZeroStopsAtTheFileLimit",
+       [](const fs::path&) {},
+       "merge /dev/zero",
+       2,
+       {"/dev/zero: it holds more than the limit of 33554432 bytes (--max-file-bytes)"}},
       {"RunWithinARaisedCaseBudgetRuns",
        [](const fs::path& d) { put(d / "case.json", slice1_case("[1, 1, 4, 4], \"total_bytes\": 1048576")); },
        "run {dir}/case.json --backend optimized --max-case-bytes 8388608",
@@ -579,16 +653,23 @@ class InputCliTest : public CliTest, public ::testing::WithParamInterface<InputR
 
 TEST_P(InputCliTest, ReportsEveryPathEscapedAndCapped) {
   const InputRow& row = GetParam();
-  if (row.skip_as_root && ::geteuid() == 0) GTEST_SKIP() << "root reads directories whatever their mode";
+  std::string command = DMLCERT_CLI;
+  if (row.needs_permissions && ::geteuid() == 0) {
+    // Root reads directories whatever their mode; nobody does not.
+    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "root, and no setpriv to drop it";
+    command = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " + command;
+    fs::permissions(dir_, fs::perms::all);
+  }
   row.setup(dir_);
   const auto start = std::chrono::steady_clock::now();
-  const CliResult r = cli(expand(row.args));
+  const CliResult r = cli_with(command, expand(row.args));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::error_code ec;  // a link loop has no status
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir_, ec))
     if (e.is_directory(ec)) fs::permissions(e.path(), fs::perms::owner_all, ec);  // for TearDown
-  EXPECT_EQ(r.status, row.status) << r.out << r.err;
-  EXPECT_LT(seconds, 2.0);
+  EXPECT_EQ(r.status, row.status) << r.out.substr(0, 2000) << r.err.substr(0, 2000);
+  EXPECT_LT(seconds, 2.0 * test::kSlowdown);  // the 2 s of the Release build (docs/design.md, "Memory")
+  EXPECT_LT(r.peak_mib, row.max_peak_mib * (test::kInstrumented ? 4 : 1));  // ASan's shadow memory
   for (const std::string& s : row.err_has)
     EXPECT_NE(r.err.find(expand(s)), std::string::npos) << r.err.substr(0, 2000);
   for (const std::string& s : row.out_has)

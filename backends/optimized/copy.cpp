@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "optimized/cpu.h"
 #include "optimized/thread_pool.h"
@@ -9,6 +10,13 @@
 namespace dmlcert::optimized {
 
 namespace {
+
+// The lanes of v in reverse order. __builtin_shufflevector (GCC 12 and clang) takes the lane
+// indices as constants.
+template <class V, int... Lane>
+[[gnu::always_inline]] inline V reversed(V v, std::integer_sequence<int, Lane...>) {
+  return __builtin_shufflevector(v, v, (static_cast<int>(sizeof...(Lane)) - 1 - Lane)...);
+}
 
 // Reverses a run VB bytes at a time: load a block, reverse its elements in the register, store.
 // Inlined into callers compiled for wider registers, so the same code serves SSE2 and AVX2.
@@ -19,18 +27,11 @@ template <class E, int VB = 16>
       sizeof(E) == 8, uint64_t,
       std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
   typedef Bits V __attribute__((vector_size(VB)));
-  typedef std::conditional_t<
-      sizeof(E) == 8, int64_t,
-      std::conditional_t<sizeof(E) == 4, int32_t, std::conditional_t<sizeof(E) == 2, int16_t, int8_t>>>
-      Lane;
-  typedef Lane M __attribute__((vector_size(VB)));
-  M mask;
-  for (int j = 0; j < N; ++j) mask[j] = static_cast<Lane>(N - 1 - j);
   uint64_t j = 0;
   for (; j + N <= n; j += N) {
     V v;
     std::memcpy(&v, in - static_cast<int64_t>(j) - (N - 1), sizeof v);
-    v = __builtin_shuffle(v, mask);
+    v = reversed(v, std::make_integer_sequence<int, N>{});
     std::memcpy(out + j, &v, sizeof v);
   }
   for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];

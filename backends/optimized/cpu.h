@@ -2,12 +2,19 @@
 // registers and picks them at run time.
 #pragma once
 
+#include <cpuid.h>
+
 namespace dmlcert::optimized {
+
+// F16C is CPUID leaf 1, ECX bit 29 (clang 14's __builtin_cpu_supports does not know the name).
+inline bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
 
 // AVX2 with FMA and F16C: the isa_avx2 REDUCE kernels and the 32-byte row reversal.
 inline bool cpu_has_avx2_f16c() {
-  static const bool has =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c();
   return has;
 }
 

@@ -35,8 +35,19 @@ namespace isa_baseline {
 #undef DMLCERT_VEC_BYTES
 }  // namespace isa_baseline
 
+// GCC compiles the AVX2 copy under a target region in every file. clang checks the vector calling
+// convention of each call before inlining, so kernels in a target region cannot call the shared
+// element operations (reduce_ops.h) with AVX registers: under clang the two files that instantiate
+// isa_avx2 are compiled with -mavx2 -mfma -mf16c instead (backends/CMakeLists.txt), and only they
+// see it.
+#if !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
+#define DMLCERT_HAVE_ISA_AVX2 1
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define DMLCERT_HAVE_ISA_AVX2 1
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX2
 namespace isa_avx2 {
 #define DMLCERT_KERNELS_F16C 1
 #define DMLCERT_KERNELS_FMA 1
@@ -46,7 +57,10 @@ namespace isa_avx2 {
 #undef DMLCERT_KERNELS_F16C
 #undef DMLCERT_KERNELS_FMA
 }  // namespace isa_avx2
+#endif
+#if !defined(__clang__)
 #pragma GCC pop_options
+#endif
 
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
 // kernel computes rather than streams; used for LOG_SUM_EXP only (reduce_log_sum_exp_avx512.cpp

@@ -144,7 +144,7 @@ struct ValueReducer {
     K::template columns_rows<Op>(x, n, c.a);
   }
   // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
-  static State fold(const Lanes& l) {
+  static DMLCERT_INLINE State fold(const Lanes& l) {
     Acc a[kLanes];
     for (int j = 0; j < kLanes; ++j) a[j] = l.a[j];
     for (int w = kLanes / 2; w >= 1; w /= 2)
@@ -204,7 +204,7 @@ struct ArgReducer {
   static State combine(State a, State b) {
     return (Cmp::better(b.v, a.v) || (b.v == a.v && b.i < a.i)) ? b : a;
   }
-  static State fold(const Lanes& l) {
+  static DMLCERT_INLINE State fold(const Lanes& l) {
     State s{l.v[0], l.i[0]};
     for (int j = 1; j < kLanes; ++j) s = combine(s, State{l.v[j], l.i[j]});
     return s;
@@ -274,7 +274,7 @@ struct LogSumExpReducer {
   static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
     for (int r = 0; r < K::kRows; ++r) add_columns<K>(c, x[r], n, 0);
   }
-  static State fold(const Lanes& l) { return l.running; }
+  static DMLCERT_INLINE State fold(const Lanes& l) { return l.running; }
 };
 
 // --- The engines. ------------------------------------------------------------------------------

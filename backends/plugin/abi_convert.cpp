@@ -107,8 +107,11 @@ AbiOperator::AbiOperator(const OperatorDesc& desc) : desc_(desc) {
     for_each_tensor_field<D>([&](const auto& field) {
       const TensorDesc& t = d.*field.member;
       dmlcert_tensor_desc& out = tensors_[static_cast<size_t>(field.role)];
-      out = {to_abi(t.type), t.rank(), t.sizes.data(), t.strides ? t.strides->data() : nullptr,
-             t.total_bytes};
+      // Strides that are present keep a pointer even with no entry, so that "no strides" and
+      // "strides of no dimension" stay apart through the ABI.
+      static constexpr uint32_t kNoEntry = 0;
+      const uint32_t* strides = t.strides ? (t.strides->empty() ? &kNoEntry : t.strides->data()) : nullptr;
+      out = {to_abi(t.type), t.rank(), t.sizes.data(), strides, t.total_bytes};
       abi.*field.abi = &out;
       if (t.strides && t.strides->size() != t.sizes.size() && !unrepresentable_)
         unrepresentable_ = Violation{"T.STRIDES_COUNT",

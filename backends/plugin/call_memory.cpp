@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -113,8 +115,40 @@ void SharedCallMemory::clear_fault_record() {
   std::memset(base_, 0, sizeof(FaultRecord));
 }
 
+bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, std::string* why) {
+  auto no = [why](std::string what) {
+    *why = "malformed layout: " + what;
+    return false;
+  };
+  if (page == 0 || layout.total_bytes > mem_bytes) return no("larger than the shared memory");
+  std::vector<std::pair<uint64_t, uint64_t>> spans;  // [offset, offset + bytes)
+  for (size_t i = 0; i < kRoleCount; ++i) {
+    const Region& r = layout.regions[i];
+    if (!r.present) continue;
+    const std::string role(name(static_cast<Role>(i)));
+    // Whole pages after the fault record's, inside the memory; the binding and at least the
+    // canary bytes inside the region.
+    if (r.offset < page || r.offset % page != 0 || r.bytes == 0 || r.bytes % page != 0 ||
+        r.bytes > layout.total_bytes || r.offset > layout.total_bytes - r.bytes)
+      return no("the " + role + " region is not whole pages inside the shared memory");
+    if (r.bytes < kMinCanaryBytes || r.size > r.bytes - kMinCanaryBytes)
+      return no("the " + role + " binding does not fit its region with its canary bytes");
+    spans.emplace_back(r.offset, r.offset + r.bytes);
+  }
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first < spans[i - 1].second) return no("two regions overlap");
+  return true;
+}
+
 std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, uint64_t page,
                                               std::string* why) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    *why = std::string("cannot map buffers: ") + std::strerror(errno);
+    return nullptr;
+  }
+  if (!layout_fits(layout, page, static_cast<uint64_t>(st.st_size), why)) return nullptr;
   std::unique_ptr<GuardedView> v(new GuardedView);
   v->page_ = page;
   uint64_t arena_bytes = page;

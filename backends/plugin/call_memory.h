@@ -37,6 +37,12 @@ struct CallLayout {
 // by role; roles the operator lacks are absent.
 CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes, uint64_t page);
 
+// Whether a layout fits shared memory of mem_bytes: every present region whole pages after the
+// first, inside total_bytes <= mem_bytes, holding its binding after at least kMinCanaryBytes of
+// canary, no two overlapping. lay_out() gives only such layouts; the child checks what it receives
+// anyway (GuardedView::map), so that no request can make it touch memory outside its mapping.
+bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, std::string* why);
+
 // The first page of the shared memory: what the child's signal handler saw before it died.
 struct FaultRecord {
   static constexpr uint32_t kMagic = 0x444d4c46;  // "DMLF"

@@ -23,6 +23,7 @@
 
 #include "dmlcert/backend.h"
 #include "plugin/call_memory.h"
+#include "plugin/host_request.h"
 #include "plugin/plugin_backend.h"
 #include "plugin/wire.h"
 #include "registry.h"
@@ -138,42 +139,26 @@ void send_hello(Backend* backend, const std::string& error) {
   wire::send_frame(wire::kSocketFd, w.bytes());
 }
 
-ExecResult run_call(Backend& backend, wire::Reader& rd, uint64_t page) {
-  const uint8_t level = rd.u8();
-  auto desc = rd.desc();
-  const CallLayout layout = wire::read_layout(rd);
-  if (!rd.ok() || !desc || level >= kFeatureLevelCount)
-    return exec_result(Status::Error, Fault::None, "plugin host: malformed request");
-  std::string why;
-  std::unique_ptr<GuardedView> view = GuardedView::map(wire::kMemFd, layout, page, &why);
-  if (!view) return exec_result(Status::Error, Fault::None, "plugin host: " + why);
-  g_state.current = view.get();
-  ExecResult result = backend.execute(*desc, static_cast<FeatureLevel>(level), view->bindings());
-  g_state.current = nullptr;
-  const Bindings bindings = view->bindings();
-  const auto [begin, bytes] = view->release();
-  retire(begin, bytes, g_state.call, bindings);
-  return result;
-}
+// The fault handler's view of the calls: the running one's bindings, then its retired arena.
+class HandlerWatch final : public CallWatch {
+ public:
+  void started(uint64_t call, const GuardedView& view) override {
+    g_state.call = call;
+    g_state.current = &view;
+  }
+  void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) override {
+    g_state.current = nullptr;
+    retire(begin, bytes, call, bindings);
+  }
+};
 
 int serve(Backend& backend, uint64_t page) {
+  HandlerWatch watch;
   std::string request;
   while (wire::recv_frame(wire::kSocketFd, request, -1) == wire::Io::Ok) {
-    wire::Reader rd(request);
-    const auto kind = static_cast<wire::Request>(rd.u8());
-    wire::Writer w;
-    if (kind == wire::Request::Call) {
-      g_state.call = rd.u64();
-      const ExecResult result = run_call(backend, rd, page);
-      w.u32(static_cast<uint32_t>(result.status));
-      w.str(result.message);
-      w.u32(static_cast<uint32_t>(result.violations.size()));
-      for (const auto& v : result.violations) w.str(v.rule), w.str(v.message);
-      w.u8(result.not_asked);
-    }
-    // Ping: the empty answer says the process is alive.
+    const std::string answer = answer_request(backend, request, wire::kMemFd, page, watch);
     std::fflush(stdout);
-    if (wire::send_frame(wire::kSocketFd, w.bytes()) != wire::Io::Ok) break;
+    if (wire::send_frame(wire::kSocketFd, answer) != wire::Io::Ok) break;
   }
   return 0;
 }

@@ -101,8 +101,10 @@ std::optional<Backends> open_backends(const std::string& spec, const plugin::Iso
 // Runner::run, with anything the harness itself throws turned into a Failed report.
 CaseReport run_case(Runner& runner, const Case& c);
 
-// One case's result: outcome, class, status, output tensor or violations, detail.
-nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r);
+// One case's result: outcome, class, status, output tensor or violations, detail. Without
+// output_data the output is only its type and sizes (a caller that streams the data writes it).
+nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r,
+                                   bool output_data = true);
 
 // Stops a long run cleanly on SIGINT/SIGTERM: the first signal asks the run to stop (its reports
 // are then written, marked incomplete); a second one exits at once. Isolation children are killed

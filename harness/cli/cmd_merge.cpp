@@ -1,8 +1,6 @@
 // dmlcert merge: combines the JSON reports of certify shards into one report (and its other
 // formats), as if the run had not been sharded.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -15,6 +13,7 @@ namespace {
 struct MergeArgs {
   std::vector<std::string> inputs;
   ReportFiles files;
+  uint64_t max_file_bytes = uint64_t{32} << 20;  // tens of thousands of failures
 };
 
 int merge(const MergeArgs& a) {
@@ -24,15 +23,17 @@ int merge(const MergeArgs& a) {
   }
   std::vector<cert::Report> parts;
   for (const std::string& path : a.inputs) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string error;
-    auto r = in ? cert::report_from_json(text.str(), &error) : std::nullopt;
+    // Reading is bounded as for case files: /dev/zero or a huge file is refused, not swallowed.
+    std::string text, error;
+    if (!read_text_file(path, a.max_file_bytes, &text, &error)) {
+      std::cerr << "dmlcert merge: " << printable(path) << ": " << printable(error, 200) << "\n";
+      return kExitUsage;
+    }
+    auto r = cert::report_from_json(text, &error);
     if (!r) {
       // A case file or anything else that is not a certify report: say so in one line.
       std::cerr << "dmlcert merge: " << printable(path) << ": not a `dmlcert certify --report` JSON report ("
-                << printable(in ? error : std::string("cannot read it"), 200) << ")\n";
+                << printable(error, 200) << ")\n";
       return kExitUsage;
     }
     parts.push_back(std::move(*r));
@@ -59,6 +60,9 @@ void add_merge_command(CLI::App& app) {
       "Exit status 0 only when the merged report certifies the backend.");
   cmd->add_option("REPORT", args->inputs, "JSON reports of the shards")->required();
   add_report_options(*cmd, &args->files);
+  cmd->add_option("--max-file-bytes", args->max_file_bytes, "Refuse a report larger than this")
+      ->check(integer_in(1, kMaxFileBytes))
+      ->capture_default_str();
   cmd->callback([args] { set_exit_status(merge(*args)); });
 }
 

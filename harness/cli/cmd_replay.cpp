@@ -55,25 +55,32 @@ int replay(const ReplayArgs& a) {
 
   std::array<uint64_t, kOutcomeCount> counts{};
   uint64_t failed = 0;
-  // Every path that cannot be read is reported (and counted as malformed), never skipped.
-  const LoadedCases loaded = load_cases(a.paths, a.limits);
-  for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
-  const uint64_t malformed = loaded.errors.size();
-  for (const Case& c : loaded.cases) {
+  auto run_one = [&](const Case& c) {
     const CaseReport r = run_case(runner, c);
     ++counts[static_cast<size_t>(r.outcome)];
     if (fails_run(r.outcome)) ++failed;
-    if (!fails_run(r.outcome) && !a.verbose) continue;
+    if (!fails_run(r.outcome) && !a.verbose) return;
     std::cout << (fails_run(r.outcome) ? "FAILED " : "") << printable(c.name) << ": " << name(r.outcome)
               << (r.detail.empty() ? "" : ": " + printable(r.detail, 600)) << "\n";
     if (fails_run(r.outcome)) {
       // The case alone, in a file of its own, so that the command reruns exactly it.
-      const std::string file = save_for_reproduction(c, a.repro_dir);
-      if (!file.empty())
-        std::cout << "  case file: " << file
-                  << "\n  reproduce: " << engine::reproduce_command(program_path(), file, backends->spec)
+      const std::string repro = save_for_reproduction(c, a.repro_dir);
+      if (!repro.empty())
+        std::cout << "  case file: " << repro
+                  << "\n  reproduce: " << engine::reproduce_command(program_path(), repro, backends->spec)
                   << "\n";
     }
+  };
+  // Every path that cannot be read is reported (and counted as malformed), never skipped. One
+  // file's cases at a time are held, so that a run's memory does not grow with its corpus.
+  const CaseFileList list = list_case_files(a.paths);
+  for (const CaseError& e : list.errors) std::cerr << e.to_string() << "\n";
+  uint64_t malformed = list.errors.size();
+  for (const std::string& file : list.files) {
+    const LoadedCases loaded = load_case_file(file, a.limits);
+    for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
+    malformed += loaded.errors.size();
+    for (const Case& c : loaded.cases) run_one(c);
   }
 
   // The closing count: other outcomes on the line before, the contract line last.

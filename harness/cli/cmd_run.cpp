@@ -4,6 +4,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "dmlcert/text.h"
+#include "dmlcert/values.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -18,13 +19,22 @@ struct RunArgs {
 };
 
 // One result object, a key a line: tensors stay on one line however long, and each violation
-// gets a line of its own.
-void print_result(const nlohmann::ordered_json& j, const char* trailer) {
+// gets a line of its own. The output tensor's data is written element by element, never held as
+// a JSON tree (a tree costs several times the tensor; docs/design.md, "Memory").
+void print_result(const nlohmann::ordered_json& j, const TensorDesc& out, const CaseReport& r, bool last,
+                  bool in_array) {
   std::cout << "{";
   const char* sep = "\n";
   for (const auto& [key, value] : j.items()) {
     std::cout << sep << "  " << nlohmann::json(key).dump() << ": ";
-    if (value.is_array() && !value.empty() && value.front().is_object()) {
+    if (key == "output" && r.output) {
+      std::cout << "{\"type\":" << value["type"].dump() << ",\"sizes\":" << value["sizes"].dump()
+                << ",\"data\":[";
+      const size_t es = element_size(out.type);
+      for (size_t i = 0; i + es <= r.output->size(); i += es)
+        std::cout << (i ? "," : "") << element_json(out.type, r.output->data() + i).dump();
+      std::cout << "]}";
+    } else if (value.is_array() && !value.empty() && value.front().is_object()) {
       std::cout << "[";
       for (size_t i = 0; i < value.size(); ++i)
         std::cout << (i ? ",\n    " : "\n    ")
@@ -35,7 +45,7 @@ void print_result(const nlohmann::ordered_json& j, const char* trailer) {
     }
     sep = ",\n";
   }
-  std::cout << "\n}" << trailer << "\n";
+  std::cout << "\n}" << (in_array && !last ? "," : "") << "\n";
 }
 
 int run(const RunArgs& a) {
@@ -58,22 +68,19 @@ int run(const RunArgs& a) {
   if (backends->isolated) options.settle_seconds = kReplaySettleSeconds;
   Runner runner(*backends->under_test, *backends->oracle, options);
 
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  // Each result is printed as soon as it is known (one object, or a JSON array of them).
+  const bool in_array = selected.size() > 1;
+  if (in_array) std::cout << "[\n";
   bool failed = false;
-  for (const Case* c : selected) {
-    const CaseReport r = run_case(runner, *c);
+  for (size_t i = 0; i < selected.size(); ++i) {
+    const Case& c = *selected[i];
+    const CaseReport r = run_case(runner, c);
     failed |= fails_run(r.outcome);
-    nlohmann::ordered_json j = {{"case", c->name}, {"file", a.file}, {"backend", a.backend}};
-    j.update(report_json(*c, a.file, r));
-    results.push_back(std::move(j));
+    nlohmann::ordered_json j = {{"case", c.name}, {"file", a.file}, {"backend", a.backend}};
+    j.update(report_json(c, a.file, r, /*output_data=*/false));
+    print_result(j, *tensor(c.op, Role::OUTPUT), r, i + 1 == selected.size(), in_array);
   }
-  if (results.size() == 1) {
-    print_result(results[0], "");
-  } else {
-    std::cout << "[\n";
-    for (size_t i = 0; i < results.size(); ++i) print_result(results[i], i + 1 < results.size() ? "," : "");
-    std::cout << "]\n";
-  }
+  if (in_array) std::cout << "]\n";
   if (!loaded.errors.empty()) return kExitUsage;
   return failed ? kExitFailed : kExitPassed;
 }

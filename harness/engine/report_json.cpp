@@ -252,7 +252,12 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     }
     return r;
   } catch (const std::exception& e) {
-    if (error) *error = e.what();
+    // nlohmann's "[json.exception.out_of_range.403] key 'backend' not found": the part after the
+    // tag is what a person needs.
+    std::string what = e.what();
+    if (what.starts_with("[json.exception.") && what.find("] ") != std::string::npos)
+      what.erase(0, what.find("] ") + 2);
+    if (error) *error = what;
     return std::nullopt;
   }
 }

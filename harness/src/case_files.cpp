@@ -32,9 +32,11 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+}  // namespace
+
 // Reads at most limit + 1 bytes, so that a device or a pipe that never ends (/dev/zero) costs no
 // more than a file at the limit.
-bool read_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
+bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *why = std::string("cannot read the file: ") + std::strerror(errno);
@@ -57,6 +59,8 @@ bool read_file(const std::string& path, uint64_t limit, std::string* text, std::
     }
   }
   text->clear();
+  // One allocation for a regular file, so that reading holds no second copy while it grows.
+  if (S_ISREG(st.st_mode)) text->reserve(static_cast<size_t>(st.st_size) + 1);
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -77,6 +81,8 @@ bool read_file(const std::string& path, uint64_t limit, std::string* text, std::
   ::close(fd);
   return true;
 }
+
+namespace {
 
 void load_jsonl(const std::string& path, const std::string& text, const ReadLimits& limits,
                 LoadedCases& out) {
@@ -127,12 +133,16 @@ void collect_case_files(const fs::path& dir, std::vector<std::string>& files, st
       collect_case_files(it->path(), files, errors, depth + 1);
       continue;
     }
+    // A link that leads nowhere may have been a directory of cases: reported whatever its name.
+    if (it->is_symlink(type_ec) && !fs::exists(it->path(), type_ec)) {
+      errors.push_back(CaseError{f, "(file)", "a link to nothing"});
+      continue;
+    }
     if (!ends_with(f, ".json") && !ends_with(f, ".jsonl")) continue;
     if (it->is_regular_file(type_ec))
       files.push_back(f);
     else
-      errors.push_back(
-          CaseError{f, "(file)", it->is_symlink(type_ec) ? "a link to nothing" : "not a regular file"});
+      errors.push_back(CaseError{f, "(file)", "not a regular file"});
   }
   if (ec)
     errors.push_back(CaseError{dir.string(), "(file)", "cannot list the whole directory: " + ec.message()});
@@ -143,7 +153,7 @@ void collect_case_files(const fs::path& dir, std::vector<std::string>& files, st
 LoadedCases load_case_file(const std::string& path, const ReadLimits& limits) {
   LoadedCases out;
   std::string text, why;
-  if (!read_file(path, limits.max_file_bytes, &text, &why)) {
+  if (!read_text_file(path, limits.max_file_bytes, &text, &why)) {
     out.errors.push_back(CaseError{path, "(file)", why});
     return out;
   }
@@ -159,22 +169,30 @@ LoadedCases load_case_file(const std::string& path, const ReadLimits& limits) {
   return out;
 }
 
-LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits) {
-  LoadedCases all;
-  auto append = [&](LoadedCases&& one) {
-    std::move(one.cases.begin(), one.cases.end(), std::back_inserter(all.cases));
-    std::move(one.errors.begin(), one.errors.end(), std::back_inserter(all.errors));
-  };
+CaseFileList list_case_files(const std::vector<std::string>& paths) {
+  CaseFileList list;
   for (const std::string& p : paths) {
     std::error_code ec;
     if (!fs::is_directory(p, ec)) {
-      append(load_case_file(p, limits));
+      list.files.push_back(p);  // a path that cannot be read says so when it is loaded
       continue;
     }
     std::vector<std::string> files;
-    collect_case_files(p, files, all.errors, 0);
+    collect_case_files(p, files, list.errors, 0);
     std::sort(files.begin(), files.end());
-    for (const std::string& f : files) append(load_case_file(f, limits));
+    std::move(files.begin(), files.end(), std::back_inserter(list.files));
+  }
+  return list;
+}
+
+LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits) {
+  CaseFileList list = list_case_files(paths);
+  LoadedCases all;
+  all.errors = std::move(list.errors);
+  for (const std::string& f : list.files) {
+    LoadedCases one = load_case_file(f, limits);
+    std::move(one.cases.begin(), one.cases.end(), std::back_inserter(all.cases));
+    std::move(one.errors.begin(), one.errors.end(), std::back_inserter(all.errors));
   }
   return all;
 }

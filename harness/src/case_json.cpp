@@ -13,13 +13,15 @@
 #include <unordered_map>
 
 #include "dmlcert/case.h"
+#include "dmlcert/strided_dims.h"
 #include "dmlcert/values.h"
-#include "strict_json.h"
+#include "json_text.h"
 
 namespace dmlcert {
 namespace {
 
 using json = nlohmann::json;
+using json_text::Value;
 
 // Thrown inside the reader, caught at its boundary and turned into a CaseError.
 struct Malformed {
@@ -31,17 +33,13 @@ struct Malformed {
   throw Malformed{std::move(path), std::move(message)};
 }
 
-// A JSON value as an error message shows it after "got": scalars verbatim (shortened),
-// containers by kind.
-std::string describe(const json& v) {
-  switch (v.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::null: return "null";
-    default: break;
-  }
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
+// A JSON value as an error message shows it after "got": scalars as the file writes them
+// (shortened), containers by kind.
+std::string describe(const Value& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return "an array";
+  std::string s(v.text().substr(0, 60));
+  if (v.text().size() > 60) s = s.substr(0, 57) + "...";
   return s;
 }
 
@@ -61,61 +59,62 @@ std::string quoted_list(const Names& names) {
 
 // ---- scalars ---------------------------------------------------------------------------------
 
-// Integers only: the strict reader has already turned integral float literals into integers.
+// Integers only: Value::scalar() gives integral float literals as exact integers.
 template <class T>
-T integer(const json& v, const std::string& path, std::string_view what) {
+T integer(const Value& value, const std::string& path, std::string_view what) {
+  const json v = value.scalar();
   __int128 x = 0;
   if (v.is_number_unsigned())
     x = v.get<uint64_t>();
   else if (v.is_number_integer())
     x = v.get<int64_t>();
   else if (!(v.is_number_float() && v.get<double>() == 0))  // -0.0 is 0
-    fail(path, "expected " + std::string(what) + ", got " + describe(v));
+    fail(path, "expected " + std::string(what) + ", got " + describe(value));
   if (x < static_cast<__int128>(std::numeric_limits<T>::min()) ||
       x > static_cast<__int128>(std::numeric_limits<T>::max()))
-    fail(path, "expected " + std::string(what) + ", got " + describe(v));
+    fail(path, "expected " + std::string(what) + ", got " + describe(value));
   return static_cast<T>(x);
 }
-uint32_t u32(const json& v, const std::string& path) {
+uint32_t u32(const Value& v, const std::string& path) {
   return integer<uint32_t>(v, path, "an unsigned 32-bit integer");
 }
-uint64_t u64(const json& v, const std::string& path) {
+uint64_t u64(const Value& v, const std::string& path) {
   return integer<uint64_t>(v, path, "an unsigned 64-bit integer");
 }
 
-const std::string& str(const json& v, const std::string& path, std::string_view what = "a string") {
+std::string str(const Value& v, const std::string& path, std::string_view what = "a string") {
   if (!v.is_string()) fail(path, "expected " + std::string(what) + ", got " + describe(v));
-  return v.get_ref<const std::string&>();
+  return v.string();
 }
 
 // `what` names one element: "unsigned 32-bit integer".
 template <class T>
-std::vector<T> integer_array(const json& v, const std::string& path, std::string_view what) {
+std::vector<T> integer_array(const Value& v, const std::string& path, std::string_view what) {
   if (!v.is_array()) fail(path, "expected an array of " + std::string(what) + "s, got " + describe(v));
   const std::string one = (what.starts_with("u") ? "an " : "a ") + std::string(what);
   std::vector<T> out;
   out.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out.push_back(integer<T>(v[i], at(path, i), one));
+  v.for_each_element([&](size_t i, const Value& e) { out.push_back(integer<T>(e, at(path, i), one)); });
   return out;
 }
 
 // One parameter, by its C++ type (the declarations in dmlcert/ops/ say which).
-void read_param(const json& v, const std::string& path, uint32_t& out) {
+void read_param(const Value& v, const std::string& path, uint32_t& out) {
   out = u32(v, path);
 }
-void read_param(const json& v, const std::string& path, std::vector<uint32_t>& out) {
+void read_param(const Value& v, const std::string& path, std::vector<uint32_t>& out) {
   out = integer_array<uint32_t>(v, path, "unsigned 32-bit integer");
 }
-void read_param(const json& v, const std::string& path, std::vector<int32_t>& out) {
+void read_param(const Value& v, const std::string& path, std::vector<int32_t>& out) {
   out = integer_array<int32_t>(v, path, "signed 32-bit integer");
 }
-void read_param(const json& v, const std::string& path, ReduceFunction& out) {
+void read_param(const Value& v, const std::string& path, ReduceFunction& out) {
   if (v.is_string()) {
-    if (auto f = parse_reduce_function(v.get_ref<const std::string&>())) {
+    if (auto f = parse_reduce_function(v.string())) {
       out = *f;
       return;
     }
-  } else if (v.is_number_integer()) {
+  } else if (v.scalar().is_number_integer()) {
     // A raw DML_REDUCE_FUNCTION value: how a file states an OP.FUNCTION violation.
     out = static_cast<ReduceFunction>(u32(v, path));
     return;
@@ -128,29 +127,37 @@ void read_param(const json& v, const std::string& path, ReduceFunction& out) {
 
 // An object whose keys are a closed set (params, a tensor): an unknown key is almost always a
 // typo that would otherwise silently change the case, so it is an error.
+// An object's members, looked up by key. Only known keys are kept; an unknown one is an error
+// unless the object is open to fields a newer writer may add (the root).
+enum class Unknown { Error, Ignored };
 class Fields {
  public:
-  Fields(const json& v, std::string path, const std::vector<std::string_view>& known, std::string_view what)
-      : v_(v), path_(std::move(path)) {
+  Fields(const Value& v, std::string path, const std::vector<std::string_view>& known, std::string_view what,
+         Unknown unknown = Unknown::Error)
+      : path_(std::move(path)) {
     if (!v.is_object())
       fail(path_.empty() ? "(root)" : path_, "expected " + std::string(what) + ", got " + describe(v));
-    for (const auto& [key, value] : v.items())
-      if (std::find(known.begin(), known.end(), key) == known.end())
+    v.for_each_member([&](std::string key, const Value& value) {
+      if (std::find(known.begin(), known.end(), key) != known.end())
+        members_.emplace_back(std::move(key), value);
+      else if (unknown == Unknown::Error)
         fail(join(path_, key), "unknown field; expected one of " + quoted_list(known));
+    });
   }
-  const json* optional(std::string_view key) const {
-    auto it = v_.find(key);
-    return it == v_.end() ? nullptr : &*it;
+  const Value* optional(std::string_view key) const {
+    for (const auto& [k, v] : members_)
+      if (k == key) return &v;
+    return nullptr;
   }
-  const json& required(std::string_view key) const {
-    if (const json* p = optional(key)) return *p;
+  const Value& required(std::string_view key) const {
+    if (const Value* p = optional(key)) return *p;
     fail(join(path_, key), "missing required field");
   }
   std::string path(std::string_view key) const { return join(path_, key); }
 
  private:
-  const json& v_;
   std::string path_;
+  std::vector<std::pair<std::string, Value>> members_;
 };
 
 // ---- data ------------------------------------------------------------------------------------
@@ -161,35 +168,56 @@ std::string sizes_text(const Sizes& sizes) {
   return s + "]";
 }
 
-// Logical row-major data for t; its length is checked against the sizes.
-Bytes decode_data(const TensorDesc& t, const json& v, const std::string& path) {
+// Logical row-major data for t; its length is checked against the sizes. Each element is
+// decoded from the text straight into its place (docs/design.md, "Memory").
+Bytes decode_data(const TensorDesc& t, const Value& v, const std::string& path) {
   if (!v.is_array())
     fail(path, "expected an array of " + std::string(name(t.type)) + " values, got " + describe(v));
   const uint64_t count = element_count(t.sizes).value_or(0);  // sizes were checked already
-  if (v.size() != count)
-    fail(path, "expected " + std::to_string(count) + " elements for sizes " + sizes_text(t.sizes) + ", got " +
-                   std::to_string(v.size()));
   const size_t es = element_size(t.type);
-  Bytes out(v.size() * es);
-  for (size_t i = 0; i < v.size(); ++i)
-    if (auto expected = decode_element(t.type, v[i], out.data() + i * es))
-      fail(at(path, i), "expected " + *expected + ", got " + describe(v[i]));
+  // One pass: decode while counting; a wrong count is reported before a wrong element.
+  // Every element takes at least a byte of text: a count past that cannot be what is listed.
+  const bool fits = count <= v.text().size();
+  Bytes out(fits ? count * es : 0);
+  uint64_t listed = 0;
+  std::optional<Malformed> bad_element;
+  v.for_each_element([&](size_t i, const Value& e) {
+    ++listed;
+    if (bad_element || !fits || i >= count) return;
+    if (auto expected = decode_element(t.type, e.scalar(), out.data() + i * es))
+      bad_element = Malformed{at(path, i), "expected " + *expected + ", got " + describe(e)};
+  });
+  if (listed != count)
+    fail(path, "expected " + std::to_string(count) + " elements for sizes " + sizes_text(t.sizes) + ", got " +
+                   std::to_string(listed));
+  if (bad_element) throw std::move(*bad_element);
   return out;
 }
 
 // An input with 0 (or otherwise aliasing) strides still lists every logical element. Elements
 // that share memory hold one value, so a file giving them different values cannot be loaded.
+// Strides that provably keep elements apart (packed, padded, permuted) need no look at the data;
+// otherwise the first element at each offset is kept in a table (flat when the offsets are dense).
 void check_aliased_elements(const TensorDesc& t, const Bytes& data, const std::string& path) {
-  if (!t.strides || t.strides->size() != t.sizes.size() || !element_span(t)) return;
+  if (!t.strides || t.strides->size() != t.sizes.size()) return;
+  const auto span = element_span(t);
   const auto strides = effective_strides(t);
+  if (!span || interleaved_dims(t.sizes, strides).empty()) return;
   const size_t es = element_size(t.type);
-  std::unordered_map<uint64_t, uint64_t> first_at;  // memory offset -> first logical index there
+  const uint64_t count = data.size() / es;
+  constexpr uint64_t kNone = UINT64_MAX;
+  std::vector<uint64_t> dense(*span <= 4 * count ? *span : 0, kNone);
+  std::unordered_map<uint64_t, uint64_t> sparse;  // memory offset -> first logical index there
   uint64_t i = 0;
   for_each_coord(t.sizes, [&](const Coord& c) {
     const uint64_t off = element_offset(c, strides);
-    auto [it, inserted] = first_at.try_emplace(off, i);
-    if (!inserted && std::memcmp(data.data() + it->second * es, data.data() + i * es, es) != 0)
-      fail(at(path, i), "elements " + sizes_text(unravel(it->second, t.sizes)) + " and " +
+    uint64_t first = i;
+    if (!dense.empty())
+      first = dense[off] == kNone ? (dense[off] = i) : dense[off];
+    else
+      first = sparse.try_emplace(off, i).first->second;
+    if (first != i && std::memcmp(data.data() + first * es, data.data() + i * es, es) != 0)
+      fail(at(path, i), "elements " + sizes_text(unravel(first, t.sizes)) + " and " +
                             sizes_text(unravel(i, t.sizes)) + " share memory (element offset " +
                             std::to_string(off) +
                             ") through the strides, so they must be equal, but they differ");
@@ -199,7 +227,7 @@ void check_aliased_elements(const TensorDesc& t, const Bytes& data, const std::s
 
 // ---- tensors, params, the case ---------------------------------------------------------------
 
-TensorDesc parse_tensor(const json& v, const std::string& path, bool input, Bytes* data) {
+TensorDesc parse_tensor(const Value& v, const std::string& path, bool input, Bytes* data) {
   Fields f(v, path, {"type", "sizes", "strides", "total_bytes", "data"}, "a tensor object");
   TensorDesc t;
   const auto type = parse_data_type(str(f.required("type"), f.path("type")));
@@ -211,16 +239,16 @@ TensorDesc parse_tensor(const json& v, const std::string& path, bool input, Byte
   t.type = *type;
   t.sizes = integer_array<uint32_t>(f.required("sizes"), f.path("sizes"), "unsigned 32-bit integer");
   if (!element_count(t.sizes)) fail(f.path("sizes"), "the element count overflows 64 bits");
-  if (const json* s = f.optional("strides"))
+  if (const Value* s = f.optional("strides"))
     t.strides = integer_array<uint32_t>(*s, f.path("strides"), "unsigned 32-bit integer");
-  if (const json* b = f.optional("total_bytes")) {
+  if (const Value* b = f.optional("total_bytes")) {
     t.total_bytes = u64(*b, f.path("total_bytes"));
   } else {
     // An oversized descriptor keeps 0 here; the validator then reports T.TOTAL_BYTES and
     // T.ELEMENT_LIMIT for it, which is what an invalid case is for.
     t.total_bytes = min_implied_bytes(t).value_or(0);
   }
-  const json* d = f.optional("data");
+  const Value* d = f.optional("data");
   if (input) {
     if (!d) fail(f.path("data"), "missing required field (input tensors list their data)");
     *data = decode_data(t, *d, f.path("data"));
@@ -231,7 +259,7 @@ TensorDesc parse_tensor(const json& v, const std::string& path, bool input, Byte
   return t;
 }
 
-void parse_params(OperatorDesc& desc, const json& v, const std::string& path) {
+void parse_params(OperatorDesc& desc, const Value& v, const std::string& path) {
   visit(desc, [&](auto& d) {
     using D = std::decay_t<decltype(d)>;
     std::vector<std::string_view> keys;
@@ -242,7 +270,7 @@ void parse_params(OperatorDesc& desc, const json& v, const std::string& path) {
   });
 }
 
-void parse_tensors(OperatorDesc& desc, InputData& data, const json& v, const std::string& path) {
+void parse_tensors(OperatorDesc& desc, InputData& data, const Value& v, const std::string& path) {
   const auto rs = roles(op_kind(desc));
   std::vector<std::string_view> role_names;
   for (Role r : rs) role_names.push_back(name(r));
@@ -251,18 +279,19 @@ void parse_tensors(OperatorDesc& desc, InputData& data, const json& v, const std
     *tensor(desc, r) = parse_tensor(f.required(name(r)), f.path(name(r)), is_input_role(r), &data.of(r));
 }
 
-Tolerance parse_tolerance(const json& v, const std::string& path) {
+Tolerance parse_tolerance(const Value& v, const std::string& path) {
   const Fields f(v, path, {"ulp", "abs", "rel"},
                  "a tolerance object, {\"ulp\": N} or {\"abs\": x, \"rel\": y}");
   Tolerance t;
   auto non_negative = [&](std::string_view key) -> std::optional<double> {
-    const json* x = f.optional(key);
+    const Value* x = f.optional(key);
     if (!x) return std::nullopt;
-    if (!x->is_number() || !(x->get<double>() >= 0) || !std::isfinite(x->get<double>()))
+    const json n = x->scalar();
+    if (!n.is_number() || !(n.get<double>() >= 0) || !std::isfinite(n.get<double>()))
       fail(f.path(key), "expected a finite non-negative number, got " + describe(*x));
-    return x->get<double>();
+    return n.get<double>();
   };
-  if (const json* u = f.optional("ulp")) t.ulp = u64(*u, f.path("ulp"));
+  if (const Value* u = f.optional("ulp")) t.ulp = u64(*u, f.path("ulp"));
   t.abs = non_negative("abs");
   t.rel = non_negative("rel");
   if (t.ulp && (t.abs || t.rel))
@@ -271,26 +300,25 @@ Tolerance parse_tolerance(const json& v, const std::string& path) {
   return t;
 }
 
-Case parse_root(const json& root) {
-  if (!root.is_object()) fail("(root)", "expected a JSON object (one case), got " + describe(root));
+Case parse_root(const Value& root) {
   // Unknown top-level keys are ignored: newer writers may add fields this reader predates.
-  auto optional = [&](std::string_view key) -> const json* {
-    auto it = root.find(key);
-    return it == root.end() ? nullptr : &*it;
-  };
-  auto required = [&](std::string_view key) -> const json& {
-    if (const json* p = optional(key)) return *p;
-    fail(std::string(key), "missing required field");
-  };
+  const Fields fields(root, "",
+                      {"format", "name", "origin", "op", "feature_level", "expect", "params", "tensors",
+                       "expected_output", "violates", "tolerance"},
+                      "a JSON object (one case)", Unknown::Ignored);
+  auto optional = [&](std::string_view key) { return fields.optional(key); };
+  auto required = [&](std::string_view key) -> const Value& { return fields.required(key); };
 
   Case c;
-  if (const json* f = optional("format"))
-    if (!f->is_number_integer() || f->get<int64_t>() != 1)
+  if (const Value* f = optional("format")) {
+    const json n = f->scalar();
+    if (!n.is_number_integer() || n.get<int64_t>() != 1)
       fail("format", "expected 1 (the only format version), got " + describe(*f));
-  if (const json* n = optional("name")) c.name = str(*n, "name");
-  if (const json* o = optional("origin")) c.origin = str(*o, "origin");
+  }
+  if (const Value* n = optional("name")) c.name = str(*n, "name");
+  if (const Value* o = optional("origin")) c.origin = str(*o, "origin");
 
-  const json& op_json = required("op");
+  const Value& op_json = required("op");
   const auto op = parse_op(str(op_json, "op"));
   if (!op) {
     std::vector<std::string_view> names;
@@ -299,7 +327,7 @@ Case parse_root(const json& root) {
   }
   c.op = make_desc(*op);
 
-  if (const json* l = optional("feature_level")) {
+  if (const Value* l = optional("feature_level")) {
     const auto level = parse_feature_level(str(*l, "feature_level"));
     if (!level) {
       std::vector<std::string_view> names;
@@ -309,8 +337,8 @@ Case parse_root(const json& root) {
     c.level = *level;
   }
 
-  const json& expect = required("expect");
-  const std::string& e = str(expect, "expect");
+  const Value& expect = required("expect");
+  const std::string e = str(expect, "expect");
   if (e == "valid")
     c.expect = CaseClass::Valid;
   else if (e == "invalid")
@@ -323,21 +351,22 @@ Case parse_root(const json& root) {
   parse_params(c.op, required("params"), "params");
   parse_tensors(c.op, c.data, required("tensors"), "tensors");
 
-  if (const json* x = optional("expected_output")) {
+  if (const Value* x = optional("expected_output")) {
     if (c.expect != CaseClass::Valid)
       fail("expected_output", "only a valid case has an expected output (expect is \"" + e + "\")");
     c.expected_output = decode_data(*tensor(c.op, Role::OUTPUT), *x, "expected_output");
   }
-  if (const json* v = optional("violates")) {
+  if (const Value* v = optional("violates")) {
     // Unknown rule IDs are not malformed (a newer catalog may have them); corpora are checked
     // against the catalog separately.
     if (!v->is_array()) fail("violates", "expected an array of rule ID strings, got " + describe(*v));
-    for (size_t i = 0; i < v->size(); ++i)
-      c.violates.push_back(str((*v)[i], at("violates", i), "a rule ID string"));
+    v->for_each_element([&](size_t i, const Value& id) {
+      c.violates.push_back(str(id, at("violates", i), "a rule ID string"));
+    });
     if (c.expect == CaseClass::Valid && !c.violates.empty())
       fail("violates", "a valid case violates no rule; use expect \"invalid\" or \"unspecified\"");
   }
-  if (const json* t = optional("tolerance")) c.tolerance = parse_tolerance(*t, "tolerance");
+  if (const Value* t = optional("tolerance")) c.tolerance = parse_tolerance(*t, "tolerance");
   return c;
 }
 
@@ -347,17 +376,16 @@ constexpr size_t kMaxDepth = 64;
 
 }  // namespace
 
-std::optional<Case> parse_case(std::string_view json_text, std::string_view file, CaseError* error) {
+std::optional<Case> parse_case(std::string_view text, std::string_view file, CaseError* error) {
   auto report = [&](std::string path, std::string message) -> std::optional<Case> {
     if (error) *error = CaseError{std::string(file), std::move(path), std::move(message)};
     return std::nullopt;
   };
   try {
-    if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
       return report("(root)", "empty; expected a JSON object (one case)");
-    auto parsed = strict_json::parse(json_text, kMaxDepth);
-    if (auto* e = std::get_if<strict_json::Error>(&parsed)) return report(e->path, e->message);
-    return parse_root(std::get<json>(parsed));
+    if (auto e = json_text::check(text, kMaxDepth)) return report(e->path, e->message);
+    return parse_root(Value::root(text));
   } catch (const Malformed& m) {
     return report(m.path, m.message);
   } catch (const std::exception& e) {

@@ -11,10 +11,14 @@ std::string_view name(CaseClass c) {
   return "valid";
 }
 
-void Findings::add(Kept& k, std::string_view rule, std::string message) {
+bool Findings::count(Kept& k, std::string_view rule) {
   auto it = k.counts.find(rule);
   if (it == k.counts.end()) it = k.counts.emplace(std::string(rule), 0).first;
-  if (++it->second <= kReportedPerRule) k.list.push_back({std::string(rule), std::move(message)});
+  return ++it->second <= kReportedPerRule;
+}
+
+void Findings::add(Kept& k, std::string_view rule, std::string message) {
+  k.list.push_back({std::string(rule), std::move(message)});
 }
 
 std::vector<Violation> Findings::take(Kept& k) {

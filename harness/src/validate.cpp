@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "dmlcert/strided_dims.h"
 #include "dmlcert/support.h"
 #include "ops/checks.h"
 
@@ -69,38 +70,20 @@ std::optional<u128> exact_span(const TensorDesc& t) {
 std::optional<std::string> output_alias(const TensorDesc& t) {
   if (!t.strides || !strides_match_rank(t) || has_zero_size(t)) return std::nullopt;
   const auto& strides = *t.strides;
-  struct Dim {
-    size_t index;
-    uint64_t size, stride;
-  };
-  std::vector<Dim> dims;
-  for (size_t i = 0; i < t.sizes.size(); ++i) {
-    if (t.sizes[i] <= 1) continue;
-    if (strides[i] == 0)
+  for (size_t i = 0; i < t.sizes.size(); ++i)
+    if (t.sizes[i] > 1 && strides[i] == 0)
       return "tensors.output.strides[" + std::to_string(i) + "] is 0 while tensors.output.sizes[" +
              std::to_string(i) + "] is " + std::to_string(t.sizes[i]);
-    dims.push_back({i, t.sizes[i], strides[i]});
-  }
-  std::sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
-    return a.stride != b.stride ? a.stride < b.stride : a.index < b.index;
-  });
-  // rest = the largest offset the dimensions below the top one reach together, kept as a
-  // running sum so that peeling stays linear.
-  u128 rest = 0;
-  for (size_t j = 0; j + 1 < dims.size(); ++j) rest += static_cast<u128>(dims[j].size - 1) * dims[j].stride;
-  while (!dims.empty() && dims.back().stride > rest) {
-    dims.pop_back();
-    if (!dims.empty()) rest -= static_cast<u128>(dims.back().size - 1) * dims.back().stride;
-  }
+  const std::vector<StridedDim> dims = interleaved_dims(t.sizes, effective_strides(t));
   if (dims.empty()) return std::nullopt;
   u128 count = 1;
-  for (const Dim& d : dims) {
+  for (const StridedDim& d : dims) {
     count *= d.size;
     if (count > (u128{1} << 20)) break;
   }
   if (count > (u128{1} << 20)) {
     std::string names;
-    for (const Dim& d : dims) names += (names.empty() ? "" : ", ") + std::to_string(d.index);
+    for (const StridedDim& d : dims) names += (names.empty() ? "" : ", ") + std::to_string(d.index);
     return "tensors.output.strides " + list(strides) + " interleave dimensions " + names +
            "; they may map two coordinates to one element";
   }
@@ -147,7 +130,8 @@ void check_tensor(Findings& f, Role role, const TensorDesc& t, const std::option
                              " supports " + allowed);
   }
   for (size_t i = 0; i < t.sizes.size(); ++i)
-    if (t.sizes[i] == 0) f.invalid("T.SIZE_ZERO", p + ".sizes[" + std::to_string(i) + "] is 0");
+    if (t.sizes[i] == 0)
+      f.invalid_lazy("T.SIZE_ZERO", [&] { return p + ".sizes[" + std::to_string(i) + "] is 0"; });
   if (!strides_match_rank(t))
     f.invalid("T.STRIDES_COUNT", p + ".strides has " + std::to_string(t.strides->size()) + " entries but " +
                                      p + ".sizes has " + std::to_string(t.sizes.size()));

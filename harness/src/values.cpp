@@ -159,12 +159,13 @@ std::string data_text(DataType t, const Bytes& logical, size_t max_elements) {
 std::optional<std::string> decode_element(DataType type, const nlohmann::json& v, std::byte* out) {
   return dispatch(type, [&](auto tag) -> std::optional<std::string> {
     using T = typename decltype(tag)::type;
-    const std::string tname(name(type));
+    const std::string_view tname = name(type);
     if (v.is_string()) {
       const std::string& s = v.get_ref<const std::string&>();
       if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         if (decode_bits<T>(s, out)) return std::nullopt;
-        return "a " + tname + " bit pattern of at most " + std::to_string(2 * sizeof(T)) + " hex digits";
+        return "a " + std::string(tname) + " bit pattern of at most " + std::to_string(2 * sizeof(T)) +
+               " hex digits";
       }
       if constexpr (is_float_v<T>) {
         if (s == "nan") {
@@ -179,9 +180,8 @@ std::optional<std::string> decode_element(DataType type, const nlohmann::json& v
       }
     }
     if constexpr (is_float_v<T>) {
-      const std::string expected =
-          "a " + tname + " number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern";
-      if (!v.is_number()) return expected;
+      if (!v.is_number())
+        return "a " + std::string(tname) + " number, \"nan\", \"inf\", \"-inf\" or a \"0x...\" bit pattern";
       // Round once from the JSON number to T: integers go straight to T (int64 -> double ->
       // float could round twice); FLOAT16 goes through round_to_half, never through float.
       T x;
@@ -195,7 +195,8 @@ std::optional<std::string> decode_element(DataType type, const nlohmann::json& v
                                     : static_cast<T>(v.get<double>());
       }
       if (!std::isfinite(static_cast<double>(x)))
-        return "a finite " + tname + " value (this one rounds to infinity; write \"inf\" or \"-inf\")";
+        return "a finite " + std::string(tname) +
+               " value (this one rounds to infinity; write \"inf\" or \"-inf\")";
       store<T>(out, x);
       return std::nullopt;
     } else {

@@ -56,6 +56,19 @@ struct LoadedCases {
   std::vector<CaseError> errors;  // one per malformed file or .jsonl line, or unreadable path
 };
 
+// The case files that paths name, in the order given, each directory expanded recursively
+// (sorted, *.json and *.jsonl), so that a caller can load and run one file at a time; every
+// directory entry that cannot be read (an unreadable directory, a dangling link) is an error.
+struct CaseFileList {
+  std::vector<std::string> files;
+  std::vector<CaseError> errors;
+};
+CaseFileList list_case_files(const std::vector<std::string>& paths);
+
+// Reads a whole file of at most limit bytes (a device that never ends stops there). False, with
+// the reason (naming --max-file-bytes when it is the limit), when it cannot.
+bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why);
+
 // Parses one case from JSON text. `file` is only used in the error.
 std::optional<Case> parse_case(std::string_view json_text, std::string_view file, CaseError* error);
 // Reads a .json file (one case) or a .jsonl file (one case per non-empty line).

@@ -23,9 +23,21 @@ std::string_view name(CaseClass c);  // "valid", "invalid", "unspecified"
 class Findings {
  public:
   static constexpr size_t kReportedPerRule = 8;
-  void invalid(std::string_view rule, std::string message) { add(invalid_, rule, std::move(message)); }
+  void invalid(std::string_view rule, std::string message) {
+    if (count(invalid_, rule)) add(invalid_, rule, std::move(message));
+  }
   void unspecified(std::string_view rule, std::string message) {
-    add(unspecified_, rule, std::move(message));
+    if (count(unspecified_, rule)) add(unspecified_, rule, std::move(message));
+  }
+  // The same, with the message made only when it is kept: a loop over a million entries then
+  // costs a count per finding, not a string.
+  template <class MakeMessage>
+  void invalid_lazy(std::string_view rule, MakeMessage&& make) {
+    if (count(invalid_, rule)) add(invalid_, rule, make());
+  }
+  template <class MakeMessage>
+  void unspecified_lazy(std::string_view rule, MakeMessage&& make) {
+    if (count(unspecified_, rule)) add(unspecified_, rule, make());
   }
   // Class I findings, then class U findings, each with the summaries of what was dropped.
   std::vector<Violation> take_invalid() { return take(invalid_); }
@@ -36,6 +48,8 @@ class Findings {
     std::vector<Violation> list;
     std::map<std::string, size_t, std::less<>> counts;
   };
+  // Counts one finding of rule; true when its message is still kept.
+  static bool count(Kept& k, std::string_view rule);
   static void add(Kept& k, std::string_view rule, std::string message);
   static std::vector<Violation> take(Kept& k);
   Kept invalid_, unspecified_;

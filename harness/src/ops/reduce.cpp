@@ -199,15 +199,17 @@ void ReduceDesc::validate(const ReduceDesc& d, FeatureLevel, Findings& f) {
   for (size_t i = 0; i < d.axes.size(); ++i) {
     const uint32_t a = d.axes[i];
     if (a >= rank) {
-      f.invalid("REDUCE.AXIS_RANGE", at("params.axes", i) + " is " + std::to_string(a) +
-                                         "; it must be in [0, " + std::to_string(rank) +
-                                         "-1] (tensors.input DimensionCount " + std::to_string(rank) + ")");
+      f.invalid_lazy("REDUCE.AXIS_RANGE", [&] {
+        return at("params.axes", i) + " is " + std::to_string(a) + "; it must be in [0, " +
+               std::to_string(rank) + "-1] (tensors.input DimensionCount " + std::to_string(rank) + ")";
+      });
       continue;
     }
     if (first[a] >= 0)
-      f.unspecified("REDUCE.AXES_DUPLICATE", at("params.axes", i) + " repeats axis " + std::to_string(a) +
-                                                 " (" + at("params.axes", static_cast<size_t>(first[a])) +
-                                                 ")");
+      f.unspecified_lazy("REDUCE.AXES_DUPLICATE", [&] {
+        return at("params.axes", i) + " repeats axis " + std::to_string(a) + " (" +
+               at("params.axes", static_cast<size_t>(first[a])) + ")";
+      });
     else
       first[a] = static_cast<int64_t>(i);
   }

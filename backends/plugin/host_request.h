@@ -1,0 +1,32 @@
+// What the isolation child does with one request frame (wire.h): decode it, map the call's
+// bindings from shared memory behind guard pages, run the backend, encode the answer. Everything
+// in a request is checked before it is used, so a malformed one is answered with an error status
+// and never makes the child touch memory outside its mapping. dmlcert-plugin-host serves these in
+// a loop; the wire fuzz target (fuzz/) feeds it arbitrary bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dmlcert/backend.h"
+#include "plugin/call_memory.h"
+
+namespace dmlcert::plugin {
+
+// What the host's fault handler needs to know around a call.
+class CallWatch {
+ public:
+  virtual ~CallWatch() = default;
+  // The call's bindings are mapped and the backend is about to run.
+  virtual void started(uint64_t call, const GuardedView& view) = 0;
+  // The backend returned; the arena [begin, begin + bytes), where the call's bindings were, is the
+  // caller's to keep or unmap.
+  virtual void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) = 0;
+};
+
+// The answer to one request: a call's status, message and violations, or the empty answer to a
+// ping (and to a request of an unknown kind).
+std::string answer_request(Backend& backend, const std::string& request, int mem_fd, uint64_t page,
+                           CallWatch& watch);
+
+}  // namespace dmlcert::plugin
