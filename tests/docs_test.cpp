@@ -52,4 +52,21 @@ INSTANTIATE_TEST_SUITE_P(Docs, GeneratedDocs,
                            return command.substr(0, command.find(' '));
                          });
 
+// The vendor section of README.md shows a whole CMakeLists.txt; the external_project test builds
+// tests/external_project/CMakeLists.txt against the installed package. They must be one text, so
+// that what the README tells a vendor to write is what the test proves works.
+TEST(Readme, VendorCMakeListsIsTheTestedProject) {
+  const std::string readme = file_text(std::string(DMLCERT_SOURCE_DIR) + "/README.md");
+  const std::string tested =
+      file_text(std::string(DMLCERT_SOURCE_DIR) + "/tests/external_project/CMakeLists.txt");
+  const std::string fence = "```cmake\n";
+  const size_t at = readme.find(fence + "cmake_minimum_required");
+  ASSERT_NE(at, std::string::npos) << "README.md has no ```cmake block that starts a CMakeLists.txt";
+  const size_t begin = at + fence.size();
+  const size_t end = readme.find("```", begin);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(readme.substr(begin, end - begin), tested)
+      << "README.md's vendor CMakeLists.txt differs from tests/external_project/CMakeLists.txt";
+}
+
 }  // namespace

@@ -39,6 +39,7 @@ std::string answer_request(Backend& backend, const std::string& request, int mem
     w.str(result.message);
     w.u32(static_cast<uint32_t>(result.violations.size()));
     for (const auto& v : result.violations) w.str(v.rule), w.str(v.message);
+    w.u8(result.not_asked);
   }
   return w.bytes();
 }

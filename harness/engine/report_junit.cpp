@@ -41,6 +41,24 @@ const ExpectationCheck::Entry* known(const Report& r, const std::string& key) {
   return nullptr;
 }
 
+// What a dashboard shows beside the results: which backend, what was asked, which dmlcert.
+void properties(std::ostringstream& out, const Report& r) {
+  const std::pair<const char*, std::string> rows[] = {
+      {"backend", r.backend},
+      {"backend_name", r.backend_name},
+      {"level", std::string(name(r.level))},
+      {"scope", scope_text(r)},
+      {"budget", r.budget},
+      {"seed", std::to_string(r.seed)},
+      {"started", r.started},
+      {"dmlcert_version", r.dmlcert_version},
+  };
+  out << "    <properties>\n";
+  for (const auto& [key, value] : rows)
+    out << "      <property name=\"" << key << "\" value=\"" << markup_escape(value) << "\"/>\n";
+  out << "    </properties>\n";
+}
+
 void suite(std::ostringstream& out, const Report& r, const std::string& suite_name,
            const std::vector<Entry>& entries) {
   size_t failures = 0, skipped = 0;
@@ -53,6 +71,7 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
   }
   out << "  <testsuite name=\"" << markup_escape(suite_name) << "\" tests=\"" << entries.size()
       << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
+  properties(out, r);
   for (const Entry& e : entries) {
     out << "    <testcase classname=\"dmlcert." << markup_escape(suite_name) << "\" name=\""
         << markup_escape(e.name) << "\"";
