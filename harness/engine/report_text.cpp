@@ -35,6 +35,7 @@ std::string to_text(const Report& r) {
 
   out << "\nRule checks:";
   size_t bad = 0, stopped = 0, not_asked = 0;
+  std::string not_asked_names;
   for (const RuleResult& rule : r.rules) {
     auto s = status(rule.counts);
     if (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) {
@@ -44,6 +45,8 @@ std::string to_text(const Report& r) {
       ++stopped;
     } else if (!s) {
       ++not_asked;  // every case skipped: the backend's interface cannot carry the rule
+      not_asked_names +=
+          (not_asked_names.empty() ? "" : ", ") + std::string(name(rule.section)) + '/' + rule.rule;
     }
   }
   const size_t asked = r.rules.size() - not_asked;
@@ -54,7 +57,9 @@ std::string to_text(const Report& r) {
   } else {
     out << " all " << asked << " passed\n";
   }
-  if (not_asked) out << "  (" << not_asked << " not asked: the backend's interface cannot express them)\n";
+  if (not_asked)
+    out << "  not asked (the backend's interface cannot express them, so they are not counted): "
+        << not_asked_names << "\n";
   if (status(r.corpus) || r.corpus_not_run.count)
     out << "Corpus: " << status_word(r.corpus, r.corpus_not_run.count)
         << (r.corpus_not_run.count ? " (" + std::to_string(r.corpus_not_run.count) + " cases not run)" : "")
