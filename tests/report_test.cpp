@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "report_summary.h"
+
 namespace dmlcert::cert {
 namespace {
 
@@ -50,6 +52,70 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(MarkupRow{"junit", [](const Report& r) { return to_junit(r); }},
                       MarkupRow{"html", [](const Report& r) { return to_html(r, "/tmp"); }}),
     [](const ::testing::TestParamInfo<MarkupRow>& info) { return std::string(info.param.name); });
+
+// A failure counts against the key --expect and failing_keys() use; the case's own name is cut.
+struct KeyRow {
+  const char* name;
+  const char* where;
+  const char* case_name;
+  const char* key;
+};
+void PrintTo(const KeyRow& r, std::ostream* os) {
+  *os << r.name;
+}
+class FailingKey : public ::testing::TestWithParam<KeyRow> {};
+
+TEST_P(FailingKey, IsTheCellRuleOrCorpusCase) {
+  Failure f;
+  f.where = GetParam().where;
+  f.case_name = GetParam().case_name;
+  EXPECT_EQ(failing_key_of(f), GetParam().key);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Keys, FailingKey,
+    ::testing::Values(KeyRow{"cell", "cells/SLICE1/output/INT8/r3/exact/0", "", "SLICE1/output/INT8/r3"},
+                      KeyRow{"reduce_cell", "cells/REDUCE.SUM/input/FLOAT16/r8/random/2", "",
+                             "REDUCE.SUM/input/FLOAT16/r8"},
+                      KeyRow{"rule", "invalid/SLICE1.WINDOW_BOUNDS/3", "", "invalid/SLICE1.WINDOW_BOUNDS"},
+                      KeyRow{"lower_level_rule", "levels/1_0/unspecified/REDUCE.AXES_DUPLICATE/0", "",
+                             "unspecified/REDUCE.AXES_DUPLICATE"},
+                      KeyRow{"robustness", "robustness/BACKEND.DESTROY", "", "robustness/BACKEND.DESTROY"},
+                      KeyRow{"corpus", "corpus/74-third-party/x", "third-party/x", "corpus/third-party/x"}),
+    [](const ::testing::TestParamInfo<KeyRow>& info) { return std::string(info.param.name); });
+
+Failure failure(const std::string& where, const std::string& detail) {
+  Failure f;
+  f.where = where;
+  f.detail = detail;
+  return f;
+}
+
+// Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
+// is a cause of its own, listed after the new ones.
+TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
+  Report r;
+  r.failures = {
+      failure("cells/REDUCE.SUM/input/FLOAT16/r1/random/0",
+              "wrong output: 2 of 9 elements differ; first at [0,3,0]: expected 206.6, got 206.5"),
+      failure("cells/REDUCE.SUM/input/FLOAT16/r2/random/0",
+              "wrong output: 35 of 102 elements differ; first at [0,0,0,0]: expected -11.94, got -12"),
+      failure("cells/REDUCE.SUM/output/FLOAT32/r2/random/0",
+              "wrong output: 1 of 1 elements differ; first at [0]"),
+      failure("cells/REDUCE.SUM/input/FLOAT16/r3/random/0", "valid case was rejected (error: no)"),
+      failure("cells/SLICE/input/FLOAT16/r3/random/0", "wrong output: 1 of 4 elements differ; first at [0]"),
+  };
+  ExpectationCheck known;
+  known.known = {"REDUCE.SUM/output/FLOAT32/r2"};
+  r.expectations = known;
+  const std::vector<FailureGroup> groups = group_failures(r);
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_EQ(groups[0].where, "REDUCE.SUM");
+  EXPECT_EQ(groups[0].failures.size(), 2u);
+  EXPECT_FALSE(groups[0].known);
+  EXPECT_TRUE(groups[3].known);
+  EXPECT_EQ(groups[3].failures.front()->where, "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
+}
 
 }  // namespace
 }  // namespace dmlcert::cert

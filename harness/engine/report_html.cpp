@@ -25,7 +25,7 @@ dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin
 dl.facts dd{margin:0}code,pre{background:#f6f6f6;font-size:12px}pre{padding:.4em;overflow-x:auto;white-space:pre-wrap}
 .passed{background:#8fd18f}.failed,.mistrusted{background:#f08080}.crash{background:#b22222;color:#fff}
 .timeout{background:#ff9f40}.oob,.late-write,.limit{background:#9b59b6;color:#fff}.unimplemented{background:#e4e4e4}
-.not-run{background:#fff}.stopped{background:#ffe08a}a{color:inherit}.group{border-left:4px solid #f08080;padding-left:.8em;margin:1em 0}
+.not-run{background:#fff}.stopped{background:#ffe08a}a{color:inherit}.group{border-left:4px solid #f08080;padding-left:.8em;margin:1em 0}.group.known{border-left-color:#ccc;color:#555}.known-tag{background:#e4e4e4}
 .legend span{padding:0 .4em;margin-right:.3em;border:1px solid #ccc}
 </style>)";
 
@@ -75,10 +75,12 @@ std::string to_html(const Report& r, const std::string& link_base) {
         << " causes, most frequent first.</p>\n";
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
-      out << "<div class=\"group\" id=\"cause-" << gi + 1 << "\"><h3>" << gi + 1 << ". " << e(g.where)
-          << ": <span class=\"" << name(g.outcome) << "\">&nbsp;" << name(g.outcome) << "&nbsp;</span> in "
-          << g.failures.size() << " case" << (g.failures.size() == 1 ? "" : "s") << "</h3>\n<p>" << e(g.cause)
-          << "</p>\n";
+      out << "<div class=\"group" << (g.known ? " known" : "") << "\" id=\"cause-" << gi + 1 << "\"><h3>"
+          << gi + 1 << ". " << e(g.where) << ": <span class=\"" << name(g.outcome) << "\">&nbsp;"
+          << name(g.outcome) << "&nbsp;</span> in " << g.failures.size() << " case"
+          << (g.failures.size() == 1 ? "" : "s")
+          << (g.known ? " <span class=\"known-tag\">&nbsp;known failure (--expect)&nbsp;</span>" : "")
+          << "</h3>\n<p>" << e(g.cause) << "</p>\n";
       if (!g.failures.front()->reproduce.empty())
         out << "<p>Reproduce:</p><pre>" << e(g.failures.front()->reproduce) << "</pre>\n";
       if (!g.failures.front()->backend_output.empty())

@@ -64,7 +64,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
         << " causes)\n\n";
     for (const FailureGroup& g : groups) {
       const Failure& first = *g.failures.front();
-      out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size() << ")\n\n"
+      out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size()
+          << (g.known ? ", known" : "") << ")\n\n"
           << cell_text(g.cause) << "\n\n";
       if (!first.reproduce.empty()) out << "```sh\n" << first.reproduce << "\n```\n\n";
       for (size_t i = 0; i < g.failures.size() && i < 5; ++i) {

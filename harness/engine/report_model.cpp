@@ -212,7 +212,7 @@ std::string verdict(const Report& r) {
     why.push_back(std::to_string(missing) + " of " + std::to_string(r.cells.size()) + " cells do not pass");
   size_t rules = 0;
   for (const auto& rule : r.rules) rules += failing(rule.counts, rule.not_run);
-  if (rules) why.push_back(std::to_string(rules) + " rule checks fail");
+  if (rules) why.push_back(std::to_string(rules) + (rules == 1 ? " rule check fails" : " rule checks fail"));
   if (failing(r.corpus, r.corpus_not_run)) why.push_back("corpus cases fail");
   std::string text = "NOT CERTIFIED" + where;
   for (size_t i = 0; i < why.size(); ++i) text += (i ? "; " : ": ") + why[i];

@@ -19,34 +19,64 @@ std::string where_of(const std::string& key) {
   return last == std::string::npos || last == key.find('/') ? key : key.substr(0, last);
 }
 
-// The detail with its numbers set aside, so that "3 of 16 elements differ" and "1 of 4 elements
-// differ" are one cause.
-std::string shape_of(const std::string& detail) {
+// What kind of failure a detail describes: its first clause (up to ';', before the examples of
+// elements) with its numbers set aside, so that "wrong output: 3 of 16 elements differ; first at
+// [0,2]: ..." and "wrong output: 1 of 4 elements differ; ..." are one cause.
+std::string kind_of(const std::string& detail) {
+  const std::string clause = detail.substr(0, detail.find(';'));
   std::string out;
-  for (size_t i = 0; i < detail.size() && out.size() < 120; ++i) {
-    if (std::isdigit(static_cast<unsigned char>(detail[i]))) {
-      if (out.empty() || out.back() != '#') out += '#';
-    } else {
-      out += detail[i];
-    }
+  for (size_t i = 0; i < clause.size() && out.size() < 120; ++i) {
+    const char c = clause[i];
+    const bool numeric = std::isdigit(static_cast<unsigned char>(c)) ||
+                         ((c == '.' || c == '-') && i + 1 < clause.size() &&
+                          std::isdigit(static_cast<unsigned char>(clause[i + 1])));
+    if (!numeric)
+      out += c;
+    else if (out.empty() || out.back() != '#')
+      out += '#';
   }
   return out;
 }
 
+bool is_known(const Report& r, const Failure& f) {
+  if (!r.expectations) return false;
+  const auto& known = r.expectations->known;
+  return std::find(known.begin(), known.end(), failing_key_of(f)) != known.end();
+}
+
 }  // namespace
+
+std::string failing_key_of(const Failure& f) {
+  std::string_view where = f.where;
+  if (where.starts_with("levels/")) where.remove_prefix(where.find('/', 7) + 1);  // levels/<L>/...
+  if (where.starts_with("corpus/")) return "corpus/" + f.case_name;
+  const bool cell = where.starts_with("cells/");
+  if (cell) where.remove_prefix(6);
+  // A cell's key is its first four parts (op/role/type/rRANK), a rule check's its first two
+  // (section/rule); what follows names the case.
+  size_t end = 0;
+  for (int parts = cell ? 4 : 2; parts > 0; --parts) {
+    end = where.find('/', end ? end + 1 : 0);
+    if (end == std::string_view::npos) return std::string(where);
+  }
+  return std::string(where.substr(0, end));
+}
 
 std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
   for (const Failure& f : r.failures) {
     const std::string where = where_of(f.where);
-    const std::string key = where + "\n" + std::string(name(f.outcome)) + "\n" + shape_of(f.detail);
+    const bool known = is_known(r, f);
+    const std::string key =
+        where + "\n" + std::string(name(f.outcome)) + "\n" + kind_of(f.detail) + (known ? "\nknown" : "");
     auto [it, fresh] = index.emplace(key, groups.size());
-    if (fresh) groups.push_back({where, f.outcome, f.detail, {}});
+    if (fresh) groups.push_back({where, f.outcome, f.detail, known, {}});
     groups[it->second].failures.push_back(&f);
   }
+  // New failures first (they decide the run), then the most frequent.
   std::stable_sort(groups.begin(), groups.end(), [](const FailureGroup& a, const FailureGroup& b) {
-    return a.failures.size() > b.failures.size();
+    return a.known != b.known ? !a.known : a.failures.size() > b.failures.size();
   });
   return groups;
 }

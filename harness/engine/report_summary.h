@@ -15,9 +15,14 @@ struct FailureGroup {
   std::string where;  // "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS", "corpus", "robustness/BACKEND.DESTROY"
   Outcome outcome = Outcome::Failed;
   std::string cause;                     // the first failure's detail
+  bool known = false;                    // every failure in it is a known one (--expect)
   std::vector<const Failure*> failures;  // in the order they were found
 };
 std::vector<FailureGroup> group_failures(const Report& r);
+
+// The key a failure counts against, as failing_keys() and --expect name it: a cell
+// ("SLICE1/output/INT8/r3"), a rule check ("invalid/SLICE1.WINDOW_BOUNDS") or "corpus/NAME".
+std::string failing_key_of(const Failure& f);
 
 // "last write wins 6/6, first write wins 1/6 (every time)" or "rejected 8/8 (every time)": how
 // many of the rule's cases fit each behaviour, most first.

@@ -88,8 +88,8 @@ std::string to_text(const Report& r) {
         out << "  ... and " << groups.size() - 12 << " more groups (see the report)\n";
         break;
       }
-      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size() << ": " << g.cause
-          << "\n";
+      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size()
+          << (g.known ? " (known)" : "") << ": " << g.cause << "\n";
       if (!g.failures.front()->reproduce.empty())
         out << "    reproduce: " << g.failures.front()->reproduce << "\n";
     }

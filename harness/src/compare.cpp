@@ -44,6 +44,17 @@ std::vector<double> tolerance_bounds(const Tolerance& tol, DataType out, const B
   return bounds;
 }
 
+// An interval's bound as the output type's elements are spelled (values.h), so that expected,
+// got and the interval read alike; the bounds are values of the type (docs/semantics.md rounds
+// x-E and x+E to it), else the bound is printed in full.
+std::string bound_text(DataType t, double v) {
+  std::byte element[8];
+  if (!decode_element(t, nlohmann::json(v), element)) return element_text(t, element);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
 }  // namespace
 
 std::string CompareResult::summary() const {
@@ -58,9 +69,7 @@ std::string CompareResult::summary() const {
     }
     s += "]: expected " + m.expected + ", got " + m.actual;
     if (m.range) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, " (admissible [%.9g, %.9g])", m.range->lo, m.range->hi);
-      s += buf;
+      s += " (admissible " + m.range_text + ")";
     } else if (m.bound > 0) {
       char buf[48];
       std::snprintf(buf, sizeof buf, " (bound %.3g)", m.bound);
@@ -99,6 +108,9 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
                present ? element_text(output.type, actual.data() + i * es) : "nothing",
                bound,
                range ? std::optional<Range>(*range) : std::nullopt};
+    if (m.range)
+      m.range_text =
+          "[" + bound_text(output.type, m.range->lo) + ", " + bound_text(output.type, m.range->hi) + "]";
     if (expected.candidates.size() > 1)
       m.expected =
           "one of " + std::to_string(expected.candidates.size()) + " admissible values, e.g. " + m.expected;

@@ -42,6 +42,7 @@ struct Mismatch {
   std::string expected, actual;
   double bound = 0;
   std::optional<Range> range;  // when the element was judged against an interval
+  std::string range_text;      // the same interval in the output type's spelling: "[206.6, 206.6]"
 };
 struct CompareResult {
   bool ok = true;
