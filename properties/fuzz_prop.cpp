@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "reference/reference.h"
+#include "scratch_dir.h"
 #include "testing/prop_util.h"
 
 namespace dmlcert::props {
@@ -18,8 +19,7 @@ using namespace engine;
 FuzzResult reference_run(FuzzOptions o) {
   std::unique_ptr<Oracle> oracle = reference::make_oracle();
   o.engine.backend_spec = "reference";
-  o.engine.repro_dir =
-      (std::filesystem::temp_directory_path() / ("dmlcert-fuzz-prop-" + std::to_string(::getpid()))).string();
+  o.engine.repro_dir = test::scratch_dir("fuzz_prop").string();
   o.engine.run.oracle_is_under_test = true;
   return run_fuzz([] { return proptest::backend_or_null("reference"); }, *oracle, o);
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "reference/reference.h"
+#include "scratch_dir.h"
 #include "testing/prop_util.h"
 #include "testing/slice1_off_by_one_backend.h"
 
@@ -20,8 +21,7 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   auto reference = proptest::backend_or_null("reference");
   ASSERT_NE(reference, nullptr);
   std::unique_ptr<Oracle> oracle = reference::make_oracle();
-  const fs::path dir = fs::temp_directory_path() / ("dmlcert-selftest-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const fs::path dir = test::scratch_dir("selftest");
 
   engine::FuzzOptions o;
   o.seed = 7;

@@ -678,9 +678,12 @@ TEST(CaseReader, SurvivesEveryTruncationAndByteFlip) {
 class CaseFiles : public testing::Test {
  protected:
   void SetUp() override {
+    // A parameterized test's name holds a '/': one directory level, not two.
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '_');
     dir_ = fs::temp_directory_path() /
            ("dmlcert_case_files_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+            test);
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -19,6 +19,8 @@
 #include <string>
 #include <thread>
 
+#include "scratch_dir.h"
+
 extern char** environ;
 
 namespace {
@@ -34,11 +36,7 @@ struct Command {
 };
 
 fs::path scratch(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("dmlcert_certify_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return dmlcert::test::scratch_dir("certify_test_" + name);
 }
 
 std::string slurp(const fs::path& p) {

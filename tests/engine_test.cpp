@@ -11,6 +11,7 @@
 #include "certify.h"
 #include "mock_backend.h"
 #include "reference/reference.h"
+#include "scratch_dir.h"
 #include "test_util.h"
 
 namespace dmlcert {
@@ -48,10 +49,7 @@ engine::CertifyOptions smoke_options(const std::string& dir, std::vector<OpKind>
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("dmlcert_engine_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  return dir;
+  return test::scratch_dir("engine_test_" + name);
 }
 
 TEST(EngineCertify, CertifiesAMockThatBehavesLikeTheReference) {

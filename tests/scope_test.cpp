@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,10 +31,7 @@ struct Certified {
 };
 
 Certified certify(const std::string& name, const std::string& plugin, const std::string& args) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("dmlcert_scope_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = dmlcert::test::scratch_dir("scope_test_" + name);
   const std::string command = std::string(DMLCERT_CLI) + " certify --backend plugin:" + plugin + " " + args +
                               " --budget smoke --repro-dir " + (dir / "repros").string() + " --report " +
                               (dir / "r.json").string() + " --markdown " + (dir / "r.md").string() +
