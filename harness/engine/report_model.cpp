@@ -208,8 +208,12 @@ std::string verdict(const Report& r) {
   if (r.backend_max_level < r.level)
     why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
   if (!claims_anything(r)) why.push_back("the backend claims no cell");
-  if (const size_t missing = missing_cells(r).size())
-    why.push_back(std::to_string(missing) + " of " + std::to_string(r.cells.size()) + " cells do not pass");
+  if (const size_t missing = missing_cells(r).size()) {
+    const size_t in_scope =
+        std::count_if(r.cells.begin(), r.cells.end(), [](const CellResult& c) { return !outside_scope(c); });
+    why.push_back(std::to_string(missing) + " of " + std::to_string(in_scope) +
+                  " cells in the scope do not pass");
+  }
   size_t rules = 0;
   for (const auto& rule : r.rules) rules += failing(rule.counts, rule.not_run);
   if (rules) why.push_back(std::to_string(rules) + (rules == 1 ? " rule check fails" : " rule checks fail"));

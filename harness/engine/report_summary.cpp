@@ -10,10 +10,12 @@ namespace {
 // The part of a failure's key that names what failed, without the case: "cells/SLICE1/output/
 // INT8/r3/exact/0" -> "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS/2" -> "invalid/SLICE1.WINDOW_BOUNDS".
 std::string where_of(const std::string& key) {
-  if (key.starts_with("cells/")) {
-    const std::string rest = key.substr(6);
-    return rest.substr(0, rest.find('/'));
-  }
+  // A cell's cases, alone or in a sequence of related cases: "cells/<op>/..." or "sequences/<op>/...".
+  for (const std::string_view prefix : {"cells/", "sequences/"})
+    if (key.starts_with(prefix)) {
+      const std::string rest = key.substr(prefix.size());
+      return rest.substr(0, rest.find('/'));
+    }
   if (key.starts_with("corpus/")) return "corpus";
   const size_t last = key.rfind('/');
   return last == std::string::npos || last == key.find('/') ? key : key.substr(0, last);
@@ -50,9 +52,10 @@ std::string failing_key_of(const Failure& f) {
   std::string_view where = f.where;
   if (where.starts_with("levels/")) where.remove_prefix(where.find('/', 7) + 1);  // levels/<L>/...
   if (where.starts_with("corpus/")) return "corpus/" + f.case_name;
-  const bool cell = where.starts_with("cells/");
-  if (cell) where.remove_prefix(6);
-  // A cell's key is its first four parts (op/role/type/rRANK), a rule check's its first two
+  const bool cell = where.starts_with("cells/") || where.starts_with("sequences/");
+  if (cell) where.remove_prefix(where.find('/') + 1);
+  // A cell's key (of a case alone or in a sequence) is its first four parts (op/role/type/rRANK),
+  // a rule check's its first two
   // (section/rule); what follows names the case.
   size_t end = 0;
   for (int parts = cell ? 4 : 2; parts > 0; --parts) {
