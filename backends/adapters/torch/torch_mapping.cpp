@@ -64,11 +64,19 @@ std::vector<int64_t> slice_start_end(int64_t offset, int64_t step, int64_t count
   return {offset, offset + step * (count - 1) + 1};
 }
 
+// The step of a dimension that takes `count` elements. With one element the step is never taken,
+// and torch's view would still multiply it into the dimension's stride: a tensor stride and a
+// step near 2^32 each overflow int64 there, and torch rejects the negative stride that results.
+int64_t step_of(int64_t step, int64_t count) {
+  return count == 1 ? 1 : step;
+}
+
 void slice(const Operator& op) {
   at::Tensor x = view(op.input);
   for (size_t d = 0; d < op.input.rank(); ++d) {
-    const auto range = slice_start_end(op.offsets[d], op.strides[d], op.sizes[d]);
-    x = x.slice(static_cast<int64_t>(d), range[0], range[1], op.strides[d]);
+    const int64_t step = step_of(op.strides[d], op.sizes[d]);
+    const auto range = slice_start_end(op.offsets[d], step, op.sizes[d]);
+    x = x.slice(static_cast<int64_t>(d), range[0], range[1], step);
   }
   store(op, x);
 }
@@ -83,7 +91,7 @@ void slice1(const Operator& op) {
   }
   if (!reversed.empty()) x = x.flip(reversed);
   for (size_t d = 0; d < op.input.rank(); ++d) {
-    const int64_t step = std::abs(op.strides[d]);
+    const int64_t step = step_of(std::abs(op.strides[d]), op.output.sizes[d]);
     const auto range = slice_start_end(0, step, op.output.sizes[d]);
     x = x.slice(static_cast<int64_t>(d), range[0], range[1], step);
   }
