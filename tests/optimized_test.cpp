@@ -436,12 +436,18 @@ double max_exp_error(uint32_t step) {
 // exp is within 2u.
 TEST(OptimizedKernels, VectorExpIsWithinTwoUnitRoundoffsOnNonPositiveArguments) {
   EXPECT_LT(max_exp_error<optimized::isa_baseline::Kernels>(64), 2.0);
+  // Under clang the vector kernels are visible only to the files compiled for them
+  // (backends/optimized/kernels.h); there the differential tests cover them.
+#ifdef DMLCERT_HAVE_ISA_AVX2
   if (optimized::cpu_has_avx2_f16c()) {
     EXPECT_LT(max_exp_error<optimized::isa_avx2::Kernels>(64), 2.0);
   }
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
   if (optimized::cpu_has_avx512_kernels()) {
     EXPECT_LT(max_exp_error<optimized::isa_avx512::Kernels>(64), 2.0);
   }
+#endif
 }
 
 }  // namespace

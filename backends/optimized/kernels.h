@@ -65,8 +65,17 @@ namespace isa_avx2 {
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
 // kernel computes rather than streams; used for LOG_SUM_EXP only (reduce_log_sum_exp_avx512.cpp
 // says why).
+// As with AVX2: a target region under GCC; under clang only reduce_log_sum_exp_avx512.cpp, compiled
+// for AVX-512 (backends/CMakeLists.txt), sees it.
+#if !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
+#define DMLCERT_HAVE_ISA_AVX512 1
+#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__) && \
+    defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define DMLCERT_HAVE_ISA_AVX512 1
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
 namespace isa_avx512 {
 #define DMLCERT_KERNELS_F16C 1
 #define DMLCERT_KERNELS_FMA 1
@@ -76,6 +85,9 @@ namespace isa_avx512 {
 #undef DMLCERT_KERNELS_F16C
 #undef DMLCERT_KERNELS_FMA
 }  // namespace isa_avx512
+#endif
+#if !defined(__clang__)
 #pragma GCC pop_options
+#endif
 
 }  // namespace dmlcert::optimized
