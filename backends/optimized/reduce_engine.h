@@ -55,6 +55,18 @@ struct Plan {
   Dim run;               // rows: the last reduced dim; columns: the innermost (kept) dim
 };
 
+// Under clang the AVX2 and AVX-512 files compile this header for their instruction set as a whole
+// (kernels.h). Each instruction set's copy of what follows lives in a namespace of its own, so that
+// no function is emitted by both a vector file and a baseline file, where the linker could keep the
+// vector copy for a baseline caller (tests/check-isa-objects.sh).
+#if defined(__clang__) && defined(__AVX512F__)
+inline namespace engine_avx512 {
+#elif defined(__clang__) && defined(__AVX2__)
+inline namespace engine_avx2 {
+#else
+inline namespace engine_baseline {
+#endif
+
 inline LoopNest with_unit_inner(std::vector<Dim> dims, int streams) {
   LoopNest nest;
   nest.streams = streams;
@@ -636,6 +648,8 @@ bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
   return false;
 }
 
+}  // inline namespace engine_<instruction set>
+
 // Entry points, one per file: float (FLOAT32, FLOAT16) and integer data, for each kernel set.
 // Each returns false when the (function, type) pair has no implementation.
 bool run_float_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
@@ -643,6 +657,14 @@ bool run_float_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
 void run_log_sum_exp_avx512(const Plan& p, const Bindings& b);
 bool run_integer_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
+
+#if defined(__clang__) && defined(__AVX512F__)
+inline namespace engine_avx512 {
+#elif defined(__clang__) && defined(__AVX2__)
+inline namespace engine_avx2 {
+#else
+inline namespace engine_baseline {
+#endif
 
 // Dispatches on the integer element type.
 template <class K>
@@ -656,4 +678,5 @@ bool run_integer_any(const Plan& p, ReduceFunction f, const Bindings& b) {
   });
 }
 
+}  // inline namespace engine_<instruction set>
 }  // namespace dmlcert::optimized::reduce_detail

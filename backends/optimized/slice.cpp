@@ -11,9 +11,12 @@ ExecResult execute(const SliceDesc& d, FeatureLevel, const Bindings& b) {
   nest.streams = 2;
   for (size_t i = 0; i < d.output.sizes.size(); ++i) {
     nest.base[1] += static_cast<int64_t>(d.offsets[i]) * static_cast<int64_t>(in_strides[i]);
-    nest.dims.push_back(Dim{d.output.sizes[i],
-                            {static_cast<int64_t>(out_strides[i]),
-                             static_cast<int64_t>(in_strides[i]) * static_cast<int64_t>(d.strides[i]), 0}});
+    // A dimension of one element never takes its step: a tensor stride and a step near 2^32 would
+    // overflow int64 there. Where the step is taken, the input's bounds (T.TOTAL_BYTES) keep the
+    // product small.
+    const int64_t step =
+        d.output.sizes[i] == 1 ? 0 : static_cast<int64_t>(in_strides[i]) * static_cast<int64_t>(d.strides[i]);
+    nest.dims.push_back(Dim{d.output.sizes[i], {static_cast<int64_t>(out_strides[i]), step, 0}});
   }
   canonicalize_for_copy(nest, 0);
   strided_copy(nest, element_size(d.input.type), b.output.data, b.input.data);
