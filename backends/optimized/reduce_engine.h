@@ -60,12 +60,13 @@ struct Plan {
 // no function is emitted by both a vector file and a baseline file, where the linker could keep the
 // vector copy for a baseline caller (tests/check-isa-objects.sh).
 #if defined(__clang__) && defined(__AVX512F__)
-inline namespace engine_avx512 {
+#define DMLCERT_ENGINE_ISA engine_avx512
 #elif defined(__clang__) && defined(__AVX2__)
-inline namespace engine_avx2 {
+#define DMLCERT_ENGINE_ISA engine_avx2
 #else
-inline namespace engine_baseline {
+#define DMLCERT_ENGINE_ISA engine_baseline
 #endif
+inline namespace DMLCERT_ENGINE_ISA {
 
 inline LoopNest with_unit_inner(std::vector<Dim> dims, int streams) {
   LoopNest nest;
@@ -648,7 +649,7 @@ bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
   return false;
 }
 
-}  // inline namespace engine_<instruction set>
+}  // namespace DMLCERT_ENGINE_ISA
 
 // Entry points, one per file: float (FLOAT32, FLOAT16) and integer data, for each kernel set.
 // Each returns false when the (function, type) pair has no implementation.
@@ -658,13 +659,7 @@ void run_log_sum_exp_avx512(const Plan& p, const Bindings& b);
 bool run_integer_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
 
-#if defined(__clang__) && defined(__AVX512F__)
-inline namespace engine_avx512 {
-#elif defined(__clang__) && defined(__AVX2__)
-inline namespace engine_avx2 {
-#else
-inline namespace engine_baseline {
-#endif
+inline namespace DMLCERT_ENGINE_ISA {
 
 // Dispatches on the integer element type.
 template <class K>
@@ -678,5 +673,5 @@ bool run_integer_any(const Plan& p, ReduceFunction f, const Bindings& b) {
   });
 }
 
-}  // inline namespace engine_<instruction set>
+}  // namespace DMLCERT_ENGINE_ISA
 }  // namespace dmlcert::optimized::reduce_detail
