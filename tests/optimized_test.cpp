@@ -25,10 +25,6 @@ namespace {
 
 constexpr auto F16 = DataType::FLOAT16;
 constexpr auto F32 = DataType::FLOAT32;
-constexpr auto I32 = DataType::INT32;
-constexpr auto I64 = DataType::INT64;
-constexpr auto U8 = DataType::UINT8;
-constexpr auto L3_0 = FeatureLevel::L3_0;
 
 // ---- Random valid cases, shared by (b) and (c). ------------------------------------------------
 

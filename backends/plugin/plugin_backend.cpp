@@ -11,7 +11,7 @@ constexpr size_t kMessageCapacity = 4096;
 
 class PluginBackend : public Backend {
  public:
-  PluginBackend(void* library, const dmlcert_backend_v1* table) : library_(library), table_(table) {}
+  explicit PluginBackend(const dmlcert_backend_v1* table) : table_(table) {}
   ~PluginBackend() override {
     if (table_->destroy) table_->destroy(table_->context);
     // The library stays loaded: a plugin may have registered atexit handlers or threads.
@@ -69,7 +69,6 @@ class PluginBackend : public Backend {
   }
 
  private:
-  void* library_;
   const dmlcert_backend_v1* table_;
 };
 
@@ -94,7 +93,7 @@ std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error
   if (table->struct_size < sizeof(dmlcert_backend_v1) || !table->max_feature_level || !table->implements ||
       !table->execute)
     return fail(path + ": incomplete function table");
-  return std::make_unique<PluginBackend>(library, table);
+  return std::make_unique<PluginBackend>(table);
 }
 
 }  // namespace dmlcert::plugin

@@ -418,7 +418,9 @@ class Checker {
   std::string_view t_;
   size_t max_depth_;
   size_t at_ = 0;
-  std::vector<Frame> stack_;
+  // A deque: opening a container adds a frame without moving the others, whose keys are views
+  // into their own `decoded` strings (a vector would copy frames as it grows, leaving them dangling).
+  std::deque<Frame> stack_;
   size_t depth_ = 0;
   std::optional<Error> error_;
 };
