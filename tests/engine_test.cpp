@@ -2,11 +2,13 @@
 // backends that delegate to the reference, with one wrong behaviour switched on where a row says.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "certify.h"
 #include "mock_backend.h"
@@ -211,6 +213,37 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
   auto wrong = mock_over_reference(off_by_one);
   Runner runner(*wrong, test::reference_oracle());
   EXPECT_EQ(runner.run(shrunk).outcome, Outcome::Failed);
+  fs::remove_all(dir);
+}
+
+// In this process a crash would take dmlcert down with the backend: before every call the case is
+// already on disk, in one file rewritten in place (the same inode throughout), which a run that
+// ends normally removes.
+TEST(EngineCertify, InProcessCallsFindTheirCaseInTheInFlightFile) {
+  const fs::path dir = scratch("in_flight");
+  const fs::path in_flight = dir / "in-flight.json";
+  int calls = 0, matched = 0;
+  std::set<ino_t> inodes;
+  Wrong check_in_flight = [&](const OperatorDesc& d, FeatureLevel l,
+                              const Bindings&) -> std::optional<ExecResult> {
+    ++calls;
+    const LoadedCases on_disk = load_case_file(in_flight.string());
+    struct stat st {};
+    if (::stat(in_flight.c_str(), &st) == 0) inodes.insert(st.st_ino);
+    if (on_disk.cases.size() == 1 && on_disk.cases.front().op == d && on_disk.cases.front().level == l)
+      ++matched;
+    return std::nullopt;
+  };
+  auto o = smoke_options(dir.string(), {OpKind::SLICE1, OpKind::REDUCE}, FeatureLevel::L5_0);
+  std::string error;
+  const auto report = engine::run_certification(
+      o, [&] { return mock_over_reference(check_in_flight); }, test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  EXPECT_TRUE(cert::certified(*report));
+  EXPECT_GT(calls, 100);
+  EXPECT_EQ(matched, calls);
+  EXPECT_EQ(inodes.size(), 1u);
+  EXPECT_FALSE(fs::exists(in_flight));
   fs::remove_all(dir);
 }
 

@@ -79,7 +79,11 @@ Engine::Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, Engine
       oracle_(oracle),
       fresh_(std::move(fresh)),
       options_(std::move(options)),
-      runner_(under_test, oracle, options_.run) {}
+      runner_(under_test, oracle, options_.run) {
+  if (!options_.isolated) in_flight_ = std::make_unique<InFlightFile>(path_for(options_.in_flight, ".json"));
+}
+
+Engine::~Engine() = default;
 
 std::string Engine::path_for(const std::string& key, const std::string& suffix) const {
   return (fs::path(options_.repro_dir) / (file_safe(key) + suffix)).string();
@@ -136,7 +140,13 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
   out.generated = true;
   out.cls = classify(c.op, c.level, c.data);
   // In-process, a crash takes dmlcert down with the backend: the case must already be on disk.
-  if (!options_.isolated) save(path_for(options_.in_flight, ".json"), c);
+  if (in_flight_) {
+    std::string error;
+    if (!in_flight_->write(c, &error) && !in_flight_warned_ && options_.print) {
+      options_.print("dmlcert: " + printable(error) + " (a crash would leave no case behind)\n");
+      in_flight_warned_ = true;
+    }
+  }
   out.report = runner_.run(c, out.cls);
   out.c = std::move(c);
   if (stop_requested()) {

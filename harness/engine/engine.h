@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dmlcert/runner.h"
+#include "in_flight.h"
 
 namespace dmlcert::engine {
 
@@ -94,6 +95,7 @@ struct CaseOutcome {
 class Engine {
  public:
   Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, EngineOptions options);
+  ~Engine();  // removes the in-flight file
   CaseOutcome run(const WorkItem& item);
   // A case that is not a work item (a corpus case, a case of a sequence), under `key`.
   CaseOutcome run_case(const Case& c, const std::string& key);
@@ -130,6 +132,8 @@ class Engine {
   BackendFactory fresh_;
   EngineOptions options_;
   Runner runner_;
+  std::unique_ptr<InFlightFile> in_flight_;  // in-process runs only
+  bool in_flight_warned_ = false;
   size_t failures_ = 0;
   int shrinks_ = 0, hang_confirms_ = 0;
   // The cases the backend's current process has run: the first few, and the latest.

@@ -1,5 +1,6 @@
 // Writing a case in the canonical form of docs/case-format.md: fixed key order, packed defaults left
 // out, numbers that read back to the same bits (parse_case(to_json(c)) == c).
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "dmlcert/case.h"
@@ -9,17 +10,6 @@ namespace dmlcert {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-ojson tensor_json(const TensorDesc& t, const Bytes* data) {
-  ojson j = ojson::object();
-  j["type"] = std::string(name(t.type));
-  j["sizes"] = t.sizes;
-  if (t.strides) j["strides"] = *t.strides;
-  // Absent total_bytes reads as the minimum implied size (or 0 when that overflows).
-  if (t.total_bytes != min_implied_bytes(t).value_or(0)) j["total_bytes"] = t.total_bytes;
-  if (data) j["data"] = data_json(t.type, *data);
-  return j;
-}
 
 // One parameter, by its C++ type (the declarations in dmlcert/ops/ say which).
 template <class T>
@@ -42,30 +32,93 @@ ojson params_json(const OperatorDesc& desc) {
   return p;
 }
 
-ojson case_object(const Case& c) {
-  ojson j = ojson::object();
-  j["format"] = 1;
-  j["name"] = c.name;
-  j["op"] = std::string(name(op_kind(c.op)));
-  j["feature_level"] = std::string(name(c.level));
-  j["params"] = params_json(c.op);
-  ojson tensors = ojson::object();
+void append_dump(std::string& out, const ojson& v) {
+  out += v.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
+template <class T>
+void append_numbers(std::string& out, const std::vector<T>& v) {
+  char buf[24];
+  out += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ',';
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, v[i]).ptr);
+  }
+  out += ']';
+}
+
+void append_tensor(std::string& out, const TensorDesc& t, const Bytes* data) {
+  out += "{\"type\":\"";
+  out += name(t.type);
+  out += "\",\"sizes\":";
+  append_numbers(out, t.sizes);
+  if (t.strides) {
+    out += ",\"strides\":";
+    append_numbers(out, *t.strides);
+  }
+  // Absent total_bytes reads as the minimum implied size (or 0 when that overflows).
+  if (t.total_bytes != min_implied_bytes(t).value_or(0)) {
+    out += ",\"total_bytes\":";
+    out += std::to_string(t.total_bytes);
+  }
+  if (data) {
+    out += ",\"data\":";
+    append_data_json(out, t.type, *data);
+  }
+  out += '}';
+}
+
+// The canonical form, compact: written directly rather than through a JSON tree, since an
+// in-process run writes one for every case before it runs it (engine/in_flight.h). The bytes are
+// those nlohmann::json's dump() gives for the same fields, in this order (a test holds it to that).
+std::string compact_json(const Case& c) {
+  std::string out;
+  size_t data_bytes = c.expected_output ? c.expected_output->size() : 0;
   for (Role r : roles(op_kind(c.op)))
-    tensors[std::string(name(r))] = tensor_json(*tensor(c.op, r), is_input_role(r) ? &c.data.of(r) : nullptr);
-  j["tensors"] = std::move(tensors);
-  j["expect"] = std::string(name(c.expect));
-  if (c.expected_output)
-    j["expected_output"] = data_json(tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
-  if (!c.violates.empty()) j["violates"] = c.violates;
+    if (is_input_role(r)) data_bytes += c.data.of(r).size();
+  out.reserve(512 + 4 * data_bytes);
+  out += "{\"format\":1,\"name\":";
+  append_dump(out, c.name);
+  out += ",\"op\":\"";
+  out += name(op_kind(c.op));
+  out += "\",\"feature_level\":\"";
+  out += name(c.level);
+  out += "\",\"params\":";
+  append_dump(out, params_json(c.op));
+  out += ",\"tensors\":{";
+  bool first = true;
+  for (Role r : roles(op_kind(c.op))) {
+    out += first ? "\"" : ",\"";
+    first = false;
+    out += name(r);
+    out += "\":";
+    append_tensor(out, *tensor(c.op, r), is_input_role(r) ? &c.data.of(r) : nullptr);
+  }
+  out += "},\"expect\":\"";
+  out += name(c.expect);
+  out += '"';
+  if (c.expected_output) {
+    out += ",\"expected_output\":";
+    append_data_json(out, tensor(c.op, Role::OUTPUT)->type, *c.expected_output);
+  }
+  if (!c.violates.empty()) {
+    out += ",\"violates\":";
+    append_dump(out, c.violates);
+  }
   if (c.tolerance) {
     ojson t = ojson::object();
     if (c.tolerance->ulp) t["ulp"] = *c.tolerance->ulp;
     if (c.tolerance->abs) t["abs"] = *c.tolerance->abs;
     if (c.tolerance->rel) t["rel"] = *c.tolerance->rel;
-    j["tolerance"] = std::move(t);
+    out += ",\"tolerance\":";
+    append_dump(out, t);
   }
-  if (!c.origin.empty()) j["origin"] = c.origin;
-  return j;
+  if (!c.origin.empty()) {
+    out += ",\"origin\":";
+    append_dump(out, c.origin);
+  }
+  out += '}';
+  return out;
 }
 
 // Pretty printing for people: a container that fits on its line stays on one line, long arrays
@@ -142,8 +195,11 @@ void pretty(const ojson& v, size_t indent, size_t used, std::string& out) {
 }  // namespace
 
 std::string to_json(const Case& c, bool pretty_print) {
-  const ojson j = case_object(c);
-  if (!pretty_print) return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  std::string compact = compact_json(c);
+  if (!pretty_print) return compact;
+  // For people: the same text, laid out. Its numbers read back to the same JSON numbers, which
+  // dump() writes as they were.
+  const ojson j = ojson::parse(compact);
   std::string out;
   // The root always opens up, one top-level field per line.
   out += "{\n";

@@ -102,15 +102,15 @@ CompareResult compare(const TensorDesc& output, const Expectation& expected, con
     if (ok) continue;
     r.ok = false;
     if (++r.mismatches > kReportedMismatches) continue;
-    Mismatch m{i,
-               unravel(i, output.sizes),
-               element_text(output.type, expected.candidates.front().data() + i * es),
-               present ? element_text(output.type, actual.data() + i * es) : "nothing",
-               bound,
-               range ? std::optional<Range>(*range) : std::nullopt};
-    if (m.range)
-      m.range_text =
-          "[" + bound_text(output.type, m.range->lo) + ", " + bound_text(output.type, m.range->hi) + "]";
+    Mismatch m{
+        i,
+        unravel(i, output.sizes),
+        element_text(output.type, expected.candidates.front().data() + i * es),
+        present ? element_text(output.type, actual.data() + i * es) : "nothing",
+        bound,
+        range ? std::optional<Range>(*range) : std::nullopt,
+        range ? "[" + bound_text(output.type, range->lo) + ", " + bound_text(output.type, range->hi) + "]"
+              : std::string()};
     if (expected.candidates.size() > 1)
       m.expected =
           "one of " + std::to_string(expected.candidates.size()) + " admissible values, e.g. " + m.expected;

@@ -13,27 +13,30 @@ std::vector<uint32_t> axis_set(const std::vector<uint32_t>& axes) {
 
 std::vector<std::vector<uint64_t>> reduction_groups(const Sizes& input_sizes,
                                                     const std::vector<uint32_t>& axes) {
-  const auto reduced = axis_set(axes);
-  auto is_reduced = [&](size_t i) { return std::binary_search(reduced.begin(), reduced.end(), i); };
+  std::vector<uint32_t> reduced = axis_set(axes);
+  reduced.erase(
+      std::remove_if(reduced.begin(), reduced.end(), [&](uint32_t a) { return a >= input_sizes.size(); }),
+      reduced.end());
+  // A group is its first element's row-major index plus fixed offsets: the reduced axes' part of
+  // the index, which is the same for every group.
+  const std::vector<uint64_t> strides = packed_strides(input_sizes);
   Sizes out_sizes = input_sizes;
   Sizes group_sizes;  // sizes of the reduced axes, in increasing axis order
-  for (size_t i = 0; i < input_sizes.size(); ++i) {
-    if (is_reduced(i)) {
-      out_sizes[i] = 1;
-      group_sizes.push_back(input_sizes[i]);
-    }
+  for (uint32_t a : reduced) {
+    out_sizes[a] = 1;
+    group_sizes.push_back(input_sizes[a]);
   }
+  std::vector<uint64_t> offsets;
+  for_each_coord(group_sizes, [&](const Coord& r) {
+    uint64_t off = 0;
+    for (size_t j = 0; j < r.size(); ++j) off += r[j] * strides[reduced[j]];
+    offsets.push_back(off);
+  });
   std::vector<std::vector<uint64_t>> groups;
   for_each_coord(out_sizes, [&](const Coord& kept) {
-    std::vector<uint64_t> group;
-    for_each_coord(group_sizes, [&](const Coord& r) {
-      Coord c = kept;
-      size_t j = 0;
-      for (size_t i = 0; i < c.size(); ++i)
-        if (is_reduced(i)) c[i] = r[j++];
-      group.push_back(flat_index(c, input_sizes));
-    });
-    groups.push_back(std::move(group));
+    const uint64_t first = element_offset(kept, strides);
+    std::vector<uint64_t>& group = groups.emplace_back(offsets);
+    for (uint64_t& i : group) i += first;
   });
   return groups;
 }

@@ -61,23 +61,6 @@ TensorDesc packed_desc(DataType type, Sizes sizes) {
   return t;
 }
 
-void for_each_coord(const Sizes& sizes, const std::function<void(const Coord&)>& f) {
-  for (uint32_t s : sizes)
-    if (s == 0) return;
-  Coord c(sizes.size(), 0);
-  while (true) {
-    f(c);
-    size_t i = sizes.size();
-    while (i > 0) {
-      --i;
-      if (++c[i] < sizes[i]) break;
-      c[i] = 0;
-      if (i == 0) return;
-    }
-    if (sizes.empty()) return;
-  }
-}
-
 uint64_t flat_index(const Coord& coord, const Sizes& sizes) {
   uint64_t idx = 0;
   for (size_t i = 0; i < sizes.size(); ++i) idx = idx * sizes[i] + coord[i];

@@ -1,5 +1,7 @@
 #include "dmlcert/values.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +42,34 @@ std::string hex_bits(uint64_t bits, size_t bytes) {
   return buf;
 }
 
+// The shortest decimal that printf's %.Ng would write for x (the same rounding and style) and that
+// reads back, through `reads_back`, to the element. `start`: a count of significant digits below
+// which none reads back, from the type's own shortest form (std::to_chars); N grows from there.
+// to_chars and from_chars are printf and strtod without the locale and the buffers: this runs for
+// every element of every case file written, so it is on the fuzz loop's path.
+template <class ReadsBack>
+std::pair<std::string, double> shortest_decimal(double x, int start, ReadsBack reads_back) {
+  char buf[40];
+  for (int digits = std::max(start, 1); digits <= 17; ++digits) {
+    const auto end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, digits).ptr;
+    double d = 0;
+    std::from_chars(buf, end, d);
+    if (reads_back(d)) return {std::string(buf, end), d};
+  }
+  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  return {std::string(buf, end), x};
+}
+
+// The significant digits of v's shortest round-trip form in its own type (float, double).
+template <class T>
+int shortest_digits(T v) {
+  char buf[40];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+  int digits = 0;
+  for (const char* p = buf; p != end && *p != 'e'; ++p) digits += *p >= '0' && *p <= '9';
+  return digits;
+}
+
 // A float element: either a special spelling or a double that reads back to the same bits.
 template <class T>
 std::variant<std::string, int64_t, double> float_form(T v) {
@@ -51,23 +81,15 @@ std::variant<std::string, int64_t, double> float_form(T v) {
   if (std::isinf(x)) return std::string(x > 0 ? "inf" : "-inf");
   if (x == std::trunc(x) && std::fabs(x) <= 9007199254740992.0 && !(x == 0 && std::signbit(x)))
     return static_cast<int64_t>(x);
-  for (int digits = 1; digits <= 17; ++digits) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-    const double d = std::strtod(buf, nullptr);
-    if (bits_of(narrow<T>(d)) == bits_of(v)) return d;
-  }
-  return x;
+  // FLOAT16 has no to_chars of its own; at most 5 digits tell its values apart.
+  int start = 1;
+  if constexpr (!std::is_same_v<T, half>) start = shortest_digits(v);
+  return shortest_decimal(x, start, [v](double d) { return bits_of(narrow<T>(d)) == bits_of(v); }).second;
 }
 
 std::string double_text(double d) {
   if (d == 0) return std::signbit(d) ? "-0.0" : "0";
-  for (int digits = 1; digits <= 17; ++digits) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
-    if (std::strtod(buf, nullptr) == d) return buf;
-  }
-  return std::to_string(d);
+  return shortest_decimal(d, shortest_digits(d), [d](double back) { return back == d; }).first;
 }
 
 template <class T>
@@ -134,6 +156,40 @@ std::string element_text(DataType t, const std::byte* p) {
       return std::to_string(v);
     }
   });
+}
+
+void append_element_json(std::string& out, DataType t, const std::byte* p) {
+  char buf[64];
+  dispatch(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = load<T>(p);
+    if constexpr (is_float_v<T>) {
+      const auto form = float_form(v);
+      if (const auto* s = std::get_if<std::string>(&form)) {
+        out += '"';
+        out += *s;  // "nan", "inf", "-inf", "0x...": nothing to escape
+        out += '"';
+      } else if (const auto* i = std::get_if<int64_t>(&form)) {
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, *i).ptr);
+      } else {
+        // The routine nlohmann::json's dump() writes doubles with, so that this text and
+        // element_json(t, p).dump() are the same bytes.
+        out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, std::get<double>(form)));
+      }
+    } else {
+      out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+    }
+  });
+}
+
+void append_data_json(std::string& out, DataType t, const Bytes& logical) {
+  const size_t es = element_size(t);
+  out += '[';
+  for (size_t i = 0; i + es <= logical.size(); i += es) {
+    if (i) out += ',';
+    append_element_json(out, t, logical.data() + i);
+  }
+  out += ']';
 }
 
 nlohmann::ordered_json data_json(DataType t, const Bytes& logical) {

@@ -41,8 +41,25 @@ std::optional<uint64_t> min_implied_bytes(const TensorDesc& t);
 // A packed descriptor with total_bytes set to the minimum implied size.
 TensorDesc packed_desc(DataType type, Sizes sizes);
 
-// Calls f(coord) for every coordinate of sizes in row-major order (last axis fastest).
-void for_each_coord(const Sizes& sizes, const std::function<void(const Coord&)>& f);
+// Calls f(coord) for every coordinate of sizes in row-major order (last axis fastest). A template,
+// so that f is inlined: the reference and the case buffers visit every element through it.
+template <class F>
+void for_each_coord(const Sizes& sizes, F&& f) {
+  for (uint32_t s : sizes)
+    if (s == 0) return;
+  Coord c(sizes.size(), 0);
+  while (true) {
+    f(static_cast<const Coord&>(c));
+    size_t i = sizes.size();
+    while (i > 0) {
+      --i;
+      if (++c[i] < sizes[i]) break;
+      c[i] = 0;
+      if (i == 0) return;
+    }
+    if (sizes.empty()) return;
+  }
+}
 // Row-major flattened index of coord within sizes, and back.
 uint64_t flat_index(const Coord& coord, const Sizes& sizes);
 Coord unravel(uint64_t flat, const Sizes& sizes);

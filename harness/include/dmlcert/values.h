@@ -22,6 +22,11 @@ nlohmann::ordered_json element_json(DataType t, const std::byte* p);
 std::string element_text(DataType t, const std::byte* p);
 // Logical data as a JSON array, or as "[1, 2, nan]" text (at most `max_elements`, then "...").
 nlohmann::ordered_json data_json(DataType t, const Bytes& logical);
+// The same as compact JSON text, appended to `out`, byte for byte what dump() makes of the
+// values above, without a JSON value per element (case files are written for every case a fuzz
+// run executes in-process).
+void append_element_json(std::string& out, DataType t, const std::byte* p);
+void append_data_json(std::string& out, DataType t, const Bytes& logical);
 std::string data_text(DataType t, const Bytes& logical, size_t max_elements = 64);
 
 // Reads one element of type t from its JSON form into *out. Returns what was expected instead
