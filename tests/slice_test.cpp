@@ -30,7 +30,6 @@ using SliceCase = NamedCase<SliceTester>;
 namespace {
 
 constexpr auto F16 = DataType::FLOAT16;
-constexpr auto F32 = DataType::FLOAT32;
 constexpr auto F64 = DataType::FLOAT64;
 constexpr auto I32 = DataType::INT32;
 constexpr auto I64 = DataType::INT64;

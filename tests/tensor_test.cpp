@@ -58,6 +58,25 @@ INSTANTIATE_TEST_SUITE_P(Tensor, TensorForEachCoord,
                                            CoordCase{"ZeroSizeVisitsNothing", {2, 0, 3}, {}}),
                          case_name<CoordCase>);
 
+// for_each_offset carries the offset from element to element; it must give element_offset's
+// answer for every coordinate, with strides of every kind (zero, large, wrapping past 2^64).
+TEST(TensorForEachOffset, GivesTheOffsetOfEachCoordinate) {
+  for (const Sizes& sizes : {Sizes{}, Sizes{3}, Sizes{2, 3}, Sizes{1, 2, 1}, Sizes{2, 0, 3}, Sizes{2, 3, 4},
+                             Sizes{3, 1, 2, 2, 2}}) {
+    SCOPED_TRACE(testing::PrintToString(sizes));
+    const std::vector<std::vector<uint64_t>> stride_sets = {
+        packed_strides(sizes), std::vector<uint64_t>(sizes.size(), 0), std::vector<uint64_t>(sizes.size(), 7),
+        std::vector<uint64_t>(sizes.size(), UINT64_MAX),  // -1 modulo 2^64: offsets that wrap
+    };
+    for (const auto& strides : stride_sets) {
+      std::vector<uint64_t> expected, seen;
+      for_each_coord(sizes, [&](const Coord& c) { expected.push_back(element_offset(c, strides)); });
+      for_each_offset(sizes, strides, [&](uint64_t off) { seen.push_back(off); });
+      EXPECT_EQ(seen, expected) << testing::PrintToString(strides);
+    }
+  }
+}
+
 // ---- packed strides, element span, minimum implied size ----
 
 struct LayoutCase {

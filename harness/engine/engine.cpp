@@ -168,7 +168,7 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
     }
   }
   if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
-  remember(out.c, out.report.outcome);
+  remember(out.c, out.report.outcome, shrinkable);
   return out;
 }
 
@@ -206,17 +206,33 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   return f;
 }
 
-void Engine::remember(const Case& c, Outcome outcome) {
+Case Engine::Remembered::get() const {
+  if (given) return *given;
+  Case c = shrinkable->value();
+  c.name = name;
+  c.origin = origin;
+  return c;
+}
+
+void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   if (restarts_process(outcome)) {
     first_cases_.clear();
     recent_cases_.clear();
     return;
   }
+  Remembered r;
+  if (shrinkable) {
+    r.shrinkable = shrinkable;
+    r.name = c.name;
+    r.origin = c.origin;
+  } else {
+    r.given = c;
+  }
   if (first_cases_.size() < kFirstCases) {
-    first_cases_.push_back(c);
+    first_cases_.push_back(std::move(r));
     return;
   }
-  recent_cases_.push_back(c);
+  recent_cases_.push_back(std::move(r));
   if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
 }
 
@@ -231,13 +247,21 @@ bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outco
   return last.outcome == outcome;
 }
 
-std::optional<std::vector<const Case*>> Engine::bisect(const Case& c, Outcome outcome) {
+std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) {
+  std::vector<Case> cases;
+  cases.reserve(first_cases_.size() + recent_cases_.size());
+  for (const Remembered& h : first_cases_) cases.push_back(h.get());
+  for (const Remembered& h : recent_cases_) cases.push_back(h.get());
   std::vector<const Case*> history;
-  for (const Case& h : first_cases_) history.push_back(&h);
-  for (const Case& h : recent_cases_) history.push_back(&h);
+  for (const Case& h : cases) history.push_back(&h);
   auto with = [&](std::vector<const Case*> before) {
     before.push_back(&c);
     return before;
+  };
+  auto copies = [](const std::vector<const Case*>& sequence) {
+    std::vector<Case> out;
+    for (const Case* s : sequence) out.push_back(*s);
+    return out;
   };
   int trials = 0;
   auto fails = [&](const std::vector<const Case*>& before) {
@@ -255,7 +279,7 @@ std::optional<std::vector<const Case*>> Engine::bisect(const Case& c, Outcome ou
     singles.push_back(i);
   for (size_t i : singles) {
     if (trials >= kBisectTrials) break;
-    if (fails({history[i]})) return with({history[i]});
+    if (fails({history[i]})) return copies(with({history[i]}));
   }
   // Otherwise drop halves, then quarters, ... of the history while it still fails.
   std::vector<const Case*> keep = history;
@@ -273,7 +297,7 @@ std::optional<std::vector<const Case*>> Engine::bisect(const Case& c, Outcome ou
     }
     if (!dropped) chunk /= 2;
   }
-  return with(keep);
+  return copies(with(keep));
 }
 
 void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
@@ -307,7 +331,9 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
         f.confirmation = Failure::Confirmation::StateDependent;
         f.sequence = path_for(key, ".sequence.jsonl");
         f.sequence_length = sequence->size();
-        if (!save_sequence(f.sequence, *sequence)) f.sequence.clear();
+        std::vector<const Case*> in_order;
+        for (const Case& s : *sequence) in_order.push_back(&s);
+        if (!save_sequence(f.sequence, in_order)) f.sequence.clear();
       } else {
         f.confirmation = Failure::Confirmation::NotReproduced;
       }

@@ -121,11 +121,11 @@ class Engine {
   // Saves, prints and counts a failure once its repro files are known.
   void publish(Failure& f);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
-  std::optional<std::vector<const Case*>> bisect(const Case& c, Outcome outcome);
+  std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
   bool save(const std::string& path, const Case& c);
   bool save_sequence(const std::string& path, const std::vector<const Case*>& cases);
-  void remember(const Case& c, Outcome outcome);
+  void remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable);
 
   Backend& under_test_;
   Oracle& oracle_;
@@ -137,8 +137,16 @@ class Engine {
   size_t failures_ = 0;
   int shrinks_ = 0, hang_confirms_ = 0;
   // The cases the backend's current process has run: the first few, and the latest.
-  std::vector<Case> first_cases_;
-  std::deque<Case> recent_cases_;
+  // A generated case is kept as its shrinkable (which gives the same case again when asked), not
+  // as a copy of its data: every case is remembered, and few are ever bisected.
+  struct Remembered {
+    std::optional<rc::Shrinkable<Case>> shrinkable;
+    std::string name, origin;   // what the engine set on the generated case
+    std::optional<Case> given;  // a case that was not generated
+    Case get() const;
+  };
+  std::vector<Remembered> first_cases_;
+  std::deque<Remembered> recent_cases_;
   // The latest calls of the backend under test, across process restarts, so that a late fault
   // can name the case whose call it belongs to.
   struct Call {

@@ -88,8 +88,8 @@ Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_
   const size_t es = element_size(t.type);
   const auto strides = effective_strides(t);
   uint64_t i = 0;
-  for_each_coord(t.sizes, [&](const Coord& c) {
-    const uint64_t off = element_offset(c, strides) * es;
+  for_each_offset(t.sizes, strides, [&](uint64_t element) {
+    const uint64_t off = element * es;
     if ((i + 1) * es <= logical.size() && off + es <= memory.size())
       std::memcpy(memory.data() + off, logical.data() + i * es, es);
     ++i;
@@ -102,8 +102,8 @@ Bytes from_memory(const TensorDesc& t, std::span<const std::byte> memory) {
   const auto strides = effective_strides(t);
   Bytes logical(element_count(t.sizes).value_or(0) * es, std::byte{0});
   uint64_t i = 0;
-  for_each_coord(t.sizes, [&](const Coord& c) {
-    const uint64_t off = element_offset(c, strides) * es;
+  for_each_offset(t.sizes, strides, [&](uint64_t element) {
+    const uint64_t off = element * es;
     if (off + es <= memory.size()) std::memcpy(logical.data() + i * es, memory.data() + off, es);
     ++i;
   });

@@ -1,6 +1,8 @@
 #include "dmlcert/values.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -81,10 +83,21 @@ std::variant<std::string, int64_t, double> float_form(T v) {
   if (std::isinf(x)) return std::string(x > 0 ? "inf" : "-inf");
   if (x == std::trunc(x) && std::fabs(x) <= 9007199254740992.0 && !(x == 0 && std::signbit(x)))
     return static_cast<int64_t>(x);
-  // FLOAT16 has no to_chars of its own; at most 5 digits tell its values apart.
-  int start = 1;
-  if constexpr (!std::is_same_v<T, half>) start = shortest_digits(v);
-  return shortest_decimal(x, start, [v](double d) { return bits_of(narrow<T>(d)) == bits_of(v); }).second;
+  auto reads_back = [v](double d) { return bits_of(narrow<T>(d)) == bits_of(v); };
+  if constexpr (std::is_same_v<T, half>) {
+    // FLOAT16 has no to_chars of its own, so its digits are searched from one up. There are only
+    // 65536 values: each is searched once per process and kept (the search gives the same double
+    // in every thread, so a race only repeats it).
+    static std::atomic<uint64_t> known[1 << 16];
+    std::atomic<uint64_t>& slot = known[bits_of(v)];
+    // 0 means not yet known: no finite non-integral half has a double of all-zero bits.
+    if (const uint64_t b = slot.load(std::memory_order_relaxed)) return std::bit_cast<double>(b);
+    const double d = shortest_decimal(x, 1, reads_back).second;
+    slot.store(std::bit_cast<uint64_t>(d), std::memory_order_relaxed);
+    return d;
+  } else {
+    return shortest_decimal(x, shortest_digits(v), reads_back).second;
+  }
 }
 
 std::string double_text(double d) {

@@ -60,6 +60,36 @@ void for_each_coord(const Sizes& sizes, F&& f) {
     if (sizes.empty()) return;
   }
 }
+// Calls f(offset) with the element offset dot(coord, strides) of every coordinate of sizes, in
+// row-major order: the offset is carried from one element to the next rather than recomputed
+// (the arithmetic wraps modulo 2^64, as element_offset's does). strides has sizes.size() entries.
+template <class F>
+void for_each_offset(const Sizes& sizes, const std::vector<uint64_t>& strides, F&& f) {
+  for (uint32_t s : sizes)
+    if (s == 0) return;
+  const size_t rank = sizes.size();
+  if (rank == 0) {
+    f(uint64_t{0});
+    return;
+  }
+  Coord c(rank, 0);
+  const uint32_t inner = sizes[rank - 1];
+  const uint64_t inner_stride = strides[rank - 1];
+  uint64_t row = 0;  // the offset of the current row's first element
+  while (true) {
+    uint64_t off = row;
+    for (uint32_t k = 0; k < inner; ++k, off += inner_stride) f(off);
+    size_t i = rank - 1;
+    while (true) {
+      if (i == 0) return;
+      --i;
+      row += strides[i];
+      if (++c[i] < sizes[i]) break;
+      row -= strides[i] * sizes[i];
+      c[i] = 0;
+    }
+  }
+}
 // Row-major flattened index of coord within sizes, and back.
 uint64_t flat_index(const Coord& coord, const Sizes& sizes);
 Coord unravel(uint64_t flat, const Sizes& sizes);
