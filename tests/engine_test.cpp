@@ -13,6 +13,7 @@
 #include "certify.h"
 #include "mock_backend.h"
 #include "reference/reference.h"
+#include "report_summary.h"
 #include "scratch_dir.h"
 #include "test_util.h"
 
@@ -214,6 +215,51 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
   Runner runner(*wrong, test::reference_oracle());
   EXPECT_EQ(runner.run(shrunk).outcome, Outcome::Failed);
   fs::remove_all(dir);
+}
+
+// A failure the run already expects (certify --expect) is reported as it is found, but no fresh
+// backend confirms, bisects or shrinks it: for a library that takes a second to load, those are
+// most of a run with many known failures.
+TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
+  Wrong off_by_one = [](const OperatorDesc& d, FeatureLevel l,
+                        const Bindings& b) -> std::optional<ExecResult> {
+    const auto f = reduce_function(d);
+    if (!f || *f != ReduceFunction::SUM || classify(d, l, {}).case_class != CaseClass::Valid)
+      return std::nullopt;
+    ExecResult r = test::reference_backend().execute(d, l, b);
+    if (r.status == Status::Ok && tensor(d, Role::OUTPUT)->type == DataType::INT32)
+      store<int32_t>(b.output.data, load<int32_t>(b.output.data) + 1);
+    return r;
+  };
+  for (const bool expected : {false, true}) {
+    SCOPED_TRACE(expected ? "known" : "new");
+    const fs::path dir = scratch(expected ? "known" : "not_known");
+    auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L5_0);
+    if (expected)
+      o.engine.known = [](const std::string& key, const std::string& name) {
+        return cert::failing_key(key, name).starts_with("REDUCE.SUM/");
+      };
+    int opened = 0;
+    std::string error;
+    const auto report = engine::run_certification(
+        o,
+        [&] {
+          ++opened;
+          return mock_over_reference(off_by_one);
+        },
+        test::reference_oracle(), &error);
+    ASSERT_TRUE(report) << error;
+    ASSERT_FALSE(report->failures.empty());
+    for (const cert::Failure& f : report->failures) {
+      EXPECT_EQ(f.confirmation, expected ? "unchecked" : "reproduced alone") << f.where;
+      EXPECT_TRUE(fs::exists(f.repro)) << "a known failure still leaves its case file";
+    }
+    if (expected)
+      EXPECT_EQ(opened, 1) << "only the backend under test";
+    else
+      EXPECT_GT(opened, static_cast<int>(report->failures.size()));
+    fs::remove_all(dir);
+  }
 }
 
 // In this process a crash would take dmlcert down with the backend: before every call the case is

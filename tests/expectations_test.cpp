@@ -36,6 +36,32 @@ INSTANTIATE_TEST_SUITE_P(
                     GlobRow{"*/r8", "SLICE/input/INT8/r8", true},
                     GlobRow{"*/r8", "SLICE/input/INT8/r80", false}));
 
+// What the engine asks during a run (EngineOptions::known): an entry covers a key until the day
+// after it expires.
+struct ExpectsRow {
+  const char* name;
+  const char* pattern;
+  const char* expires;
+  const char* key;
+  bool expected;
+};
+
+class ExpectsDuringTheRun : public testing::TestWithParam<ExpectsRow> {};
+
+TEST_P(ExpectsDuringTheRun, CoversMatchingKeysUntilTheEntryExpires) {
+  const Expectations e{"known.txt", {{GetParam().pattern, "a reason", GetParam().expires, {}, false}}};
+  EXPECT_EQ(expects(e, GetParam().key, "2026-11-25"), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Keys, ExpectsDuringTheRun,
+    testing::Values(ExpectsRow{"matching_without_expiry", "REDUCE.SUM/*", "", "REDUCE.SUM/input/FLOAT16/r3",
+                               true},
+                    ExpectsRow{"not_matching", "REDUCE.SUM/*", "", "REDUCE.L1/input/FLOAT16/r3", false},
+                    ExpectsRow{"expires_today", "corpus/*", "2026-11-25", "corpus/x", true},
+                    ExpectsRow{"expired_yesterday", "corpus/*", "2026-11-24", "corpus/x", false}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 // A one-shard report with cells that pass or fail as `failing` says, and one rule check.
 Report report_with(const std::vector<std::pair<std::string, bool>>& cells) {
   Report r;

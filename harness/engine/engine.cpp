@@ -315,9 +315,10 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   if (!save(f.repro, out.c)) f.repro.clear();
 
   // A hang costs a whole deadline per step, a runaway allocation seconds: only the first ones of a
-  // run are confirmed and shrunk.
+  // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither.
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
-  const bool affordable = !hang || hang_confirms_ < options_.max_hang_confirms;
+  const bool known = options_.known && options_.known(key, out.c.name);
+  const bool affordable = !known && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail

@@ -72,6 +72,10 @@ struct EngineOptions {
   int max_hang_confirms = 1;  // hangs confirmed and shrunk per run: each step may cost a deadline
   double hang_shrink_seconds = 30;
   bool confirm = true;
+  // Whether a failure at `key` (of the case named `case_name`) is already expected (certify
+  // --expect): such a failure is saved and reported but not confirmed, bisected or shrunk, each of
+  // which starts fresh backend processes (seconds each for a library as large as libtorch).
+  std::function<bool(const std::string& key, const std::string& case_name)> known;
   // What a failure block is printed with (above any progress line); null: not printed.
   std::function<void(const std::string&)> print;
 };

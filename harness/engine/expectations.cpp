@@ -109,6 +109,12 @@ std::optional<Expectations> load_expectations(const std::string& path, std::stri
   return e;
 }
 
+bool expects(const Expectations& e, std::string_view key, const std::string& today) {
+  return std::any_of(e.entries.begin(), e.entries.end(), [&](const ExpectationCheck::Entry& entry) {
+    return (entry.expires.empty() || entry.expires >= today) && glob_match(entry.pattern, key);
+  });
+}
+
 ExpectationCheck check_expectations(const Expectations& e, const Report& r, const std::string& today) {
   ExpectationCheck check;
   check.file = e.file;

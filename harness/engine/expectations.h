@@ -30,6 +30,9 @@ ExpectationCheck check_expectations(const Expectations& e, const Report& r, cons
 
 bool glob_match(std::string_view pattern, std::string_view key);
 
+// Whether an entry that has not expired by `today` covers the failing key.
+bool expects(const Expectations& e, std::string_view key, const std::string& today);
+
 // Today's date, UTC, as YYYY-MM-DD.
 std::string today_utc();
 

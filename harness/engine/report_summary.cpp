@@ -49,9 +49,12 @@ bool is_known(const Report& r, const Failure& f) {
 }  // namespace
 
 std::string failing_key_of(const Failure& f) {
-  std::string_view where = f.where;
+  return failing_key(f.where, f.case_name);
+}
+
+std::string failing_key(std::string_view where, const std::string& case_name) {
   if (where.starts_with("levels/")) where.remove_prefix(where.find('/', 7) + 1);  // levels/<L>/...
-  if (where.starts_with("corpus/")) return "corpus/" + f.case_name;
+  if (where.starts_with("corpus/")) return "corpus/" + case_name;
   const bool cell = where.starts_with("cells/") || where.starts_with("sequences/");
   if (cell) where.remove_prefix(where.find('/') + 1);
   // A cell's key (of a case alone or in a sequence) is its first four parts (op/role/type/rRANK),

@@ -23,6 +23,8 @@ std::vector<FailureGroup> group_failures(const Report& r);
 // The key a failure counts against, as failing_keys() and --expect name it: a cell
 // ("SLICE1/output/INT8/r3"), a rule check ("invalid/SLICE1.WINDOW_BOUNDS") or "corpus/NAME".
 std::string failing_key_of(const Failure& f);
+// The same key from a failure's place (its engine key) and its case's name.
+std::string failing_key(std::string_view where, const std::string& case_name);
 
 // "last write wins 6/6, first write wins 1/6 (every time)" or "rejected 8/8 (every time)": how
 // many of the rule's cases fit each behaviour, most first.
