@@ -21,17 +21,15 @@ std::vector<std::vector<uint64_t>> reduction_groups(const Sizes& input_sizes,
   // the index, which is the same for every group.
   const std::vector<uint64_t> strides = packed_strides(input_sizes);
   Sizes out_sizes = input_sizes;
-  Sizes group_sizes;  // sizes of the reduced axes, in increasing axis order
+  Sizes group_sizes;                    // sizes of the reduced axes, in increasing axis order
+  std::vector<uint64_t> group_strides;  // and their strides in the input
   for (uint32_t a : reduced) {
     out_sizes[a] = 1;
     group_sizes.push_back(input_sizes[a]);
+    group_strides.push_back(strides[a]);
   }
   std::vector<uint64_t> offsets;
-  for_each_coord(group_sizes, [&](const Coord& r) {
-    uint64_t off = 0;
-    for (size_t j = 0; j < r.size(); ++j) off += r[j] * strides[reduced[j]];
-    offsets.push_back(off);
-  });
+  for_each_offset(group_sizes, group_strides, [&](uint64_t off) { offsets.push_back(off); });
   std::vector<std::vector<uint64_t>> groups;
   for_each_coord(out_sizes, [&](const Coord& kept) {
     const uint64_t first = element_offset(kept, strides);
