@@ -24,8 +24,7 @@ ROOFLINE_TARGETS = {
 }
 # Every reduction's memory-sized variant streams at least this fraction of the read roofline.
 REDUCTION_MEMORY_ROOF_MIN = 0.85
-# Absolute rates: LOG_SUM_EXP at 10x the 1.4 GB/s it ran at on the 2-core reference machine before
-# it was vectorized.
+# Absolute rates: LOG_SUM_EXP at 10x the 1.4 GB/s it ran at on two cores before it was vectorized.
 RATE_TARGETS_GBPS = {
     "reduce_logsumexp_axis1": 14.0,
 }

@@ -9,6 +9,7 @@
 #include "reference/reference.h"
 #include "scratch_dir.h"
 #include "testing/prop_util.h"
+#include "testing/slice1_off_by_one_backend.h"
 
 namespace dmlcert::props {
 namespace {
@@ -79,6 +80,34 @@ TEST(Fuzz, OneJobAndTwoJobsGiveTheSameReport) {
   o.jobs = 2;
   const std::string two = fuzz_report_json(reference_run(o), o, /*timings=*/false);
   EXPECT_EQ(one, two);
+}
+
+// The same with failures: a backend with an injected SLICE1 bug fails some cases, and one worker and
+// two find the same failures at the same indices, shrink them to the same files and print the same
+// repro lines (each run writes into its own directory, which is set aside in the comparison).
+TEST(Fuzz, OneJobAndTwoJobsFindTheSameFailures) {
+  std::unique_ptr<Oracle> oracle = reference::make_oracle();
+  auto report = [&](unsigned jobs) {
+    FuzzOptions o;
+    o.seed = 7;
+    o.cases = 300;
+    o.ops = {OpKind::SLICE1};
+    o.level = FeatureLevel::L5_0;
+    o.max_size = 40;
+    o.jobs = jobs;
+    const std::string dir = test::scratch_dir("fuzz_jobs_" + std::to_string(jobs)).string();
+    o.engine.repro_dir = dir;
+    o.engine.backend_spec = "selftest";
+    o.shrink_seconds = 60;  // a bound that is never reached, so shrinking ends the same way
+    const FuzzResult r = run_fuzz([] { return proptest::make_slice1_off_by_one_backend(); }, *oracle, o);
+    EXPECT_GE(r.failures.size(), 2u) << jobs << " job(s): the injected bug should fail several cases";
+    std::string json = fuzz_report_json(r, o, /*timings=*/false);
+    for (size_t at; (at = json.find(dir)) != std::string::npos;) json.replace(at, dir.size(), "DIR");
+    return json;
+  };
+  const std::string one = report(1);
+  EXPECT_EQ(one, report(2));
+  EXPECT_NE(one.find("shrunk_case_file"), std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -241,16 +242,23 @@ INSTANTIATE_TEST_SUITE_P(
                           EXPECT_TRUE(some_failure_says(run, "over its memory limit of 512 MiB"));
                         }},
         // A thread writes into the output after its call returned: blamed on the case that made
-        // the call, never a later one, and every repro reproduces alone.
+        // the call, never a later one. The first failures of each cell are confirmed, and
+        // reproduce alone; the later ones of a cell are reported unchecked.
         MisbehaviourRow{"thread_writes_after_return", DMLCERT_LATE_WRITE_PLUGIN, "--level 3_0 --ops SLICE", 1,
                         where([](const json& c) { return c["rank"] == 2; }, "late-write"), 120,
                         [](const PluginRun& run) {
                           ASSERT_FALSE(run.report["failures"].empty());
+                          std::map<std::string, int> confirmed;
                           for (const json& f : run.report["failures"]) {
                             EXPECT_EQ(f["outcome"], "late-write") << f["detail"];
                             EXPECT_EQ(input_rank(f["repro"]), 2) << f["where"] << " was blamed";
-                            EXPECT_EQ(f["confirmation"], "reproduced alone") << f["where"];
+                            const std::string c = f["confirmation"];
+                            EXPECT_TRUE(c == "reproduced alone" || c == "unchecked")
+                                << f["where"] << ": " << c;
+                            confirmed[f["key"]] += c == "reproduced alone";
                           }
+                          for (const auto& [key, n] : confirmed)
+                            EXPECT_GT(n, 0) << key << ": none of its failures was confirmed";
                         }},
         MisbehaviourRow{"status_outside_the_enum", DMLCERT_BAD_STATUS_PLUGIN,
                         "--level 2_1 --ops SLICE,SLICE1,GATHER_ELEMENTS", 1,

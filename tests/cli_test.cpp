@@ -687,12 +687,27 @@ INSTANTIATE_TEST_SUITE_P(Inputs, InputCliTest, ::testing::ValuesIn(input_rows())
 TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
   const CliResult r = cli("--help");
   EXPECT_EQ(r.status, 0);
-  for (const char* word : {"run", "replay", "rules", "Exit status"})
+  // The overview names every command and both exit-status rules.
+  for (const char* word : {"run", "replay", "rules", "fuzz", "certify", "merge", "support", "Exit status",
+                           "certified for its scope", "every case that ran passed", "130 or 143"})
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
-  for (const char* cmd : {"run", "replay", "rules"}) {
-    const CliResult sub = cli(std::string(cmd) + " --help");
-    EXPECT_EQ(sub.status, 0) << cmd;
-    EXPECT_NE(sub.out.find("Exit status"), std::string::npos) << cmd;
+  // Each command's own help says what its exit status means.
+  const struct {
+    const char* command;
+    const char* says;
+  } commands[] = {
+      {"run", "every case that ran passed"},
+      {"replay", "every case that ran passed"},
+      {"fuzz", "every case that ran passed"},
+      {"certify", "certified for its scope"},
+      {"merge", "Exit status 0 only when"},
+      {"rules", "Exit status"},
+      {"support", "Exit status"},
+  };
+  for (const auto& c : commands) {
+    const CliResult sub = cli(std::string(c.command) + " --help");
+    EXPECT_EQ(sub.status, 0) << c.command;
+    EXPECT_NE(sub.out.find(c.says), std::string::npos) << c.command << " --help:\n" << sub.out;
   }
 }
 

@@ -4,8 +4,11 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -67,6 +70,53 @@ TEST(Readme, VendorCMakeListsIsTheTestedProject) {
   ASSERT_NE(end, std::string::npos);
   EXPECT_EQ(readme.substr(begin, end - begin), tested)
       << "README.md's vendor CMakeLists.txt differs from tests/external_project/CMakeLists.txt";
+}
+
+// Code comments cite the project's documents as (docs/FILE.md, "Section"): every cited file and
+// section must exist, so that a reader of the code can follow each citation.
+std::set<std::string> headings_of(const std::string& path) {
+  std::set<std::string> out;
+  std::istringstream in(file_text(path));
+  for (std::string line; std::getline(in, line);)
+    if (const size_t text = line.find_first_not_of('#');
+        text != std::string::npos && text > 0 && line[text] == ' ')
+      out.insert(line.substr(text + 1));
+  return out;
+}
+
+TEST(Docs, EveryCitedSectionExists) {
+  namespace fs = std::filesystem;
+  const fs::path root = DMLCERT_SOURCE_DIR;
+  // A citation may wrap onto the next comment line or string literal: join those first. In a string
+  // literal the section's quotes are escaped.
+  const std::regex continuation(R"((\n[ \t]*(//|#)[ \t]*)|("\s*\n\s*"))");
+  const std::regex citation(R"re(docs/([a-z0-9_/-]+\.md),\s+\\?"([^"\\]+)\\?")re");
+  size_t citations = 0;
+  for (const char* dir :
+       {"harness", "backends", "properties", "tests", "bench", "fuzz", "cmake", "scripts"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / dir)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string ext = entry.path().extension().string();
+      if (ext != ".cpp" && ext != ".h" && ext != ".c" && ext != ".inc" && ext != ".py" && ext != ".cmake" &&
+          ext != ".txt" && ext != "")
+        continue;
+      const std::string text = std::regex_replace(file_text(entry.path().string()), continuation, " ");
+      for (std::sregex_iterator m(text.begin(), text.end(), citation), end; m != end; ++m) {
+        ++citations;
+        const fs::path doc = root / "docs" / (*m)[1].str();
+        const std::string where = fs::relative(entry.path(), root).string();
+        if (!fs::exists(doc)) {
+          ADD_FAILURE() << where << " cites docs/" << (*m)[1] << ", which does not exist";
+          continue;
+        }
+        const std::string section = (*m)[2].str();
+        const auto headings = headings_of(doc.string());
+        EXPECT_TRUE(headings.count(section))
+            << where << " cites docs/" << (*m)[1] << ", \"" << section << "\": no such section";
+      }
+    }
+  }
+  EXPECT_GT(citations, 50u) << "the scan found too few citations to be looking in the right places";
 }
 
 }  // namespace

@@ -217,20 +217,22 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
   fs::remove_all(dir);
 }
 
+// REDUCE SUM with INT32 output one too high in every valid call.
+std::optional<ExecResult> int32_sum_off_by_one(const OperatorDesc& d, FeatureLevel l, const Bindings& b) {
+  const auto f = reduce_function(d);
+  if (!f || *f != ReduceFunction::SUM || classify(d, l, {}).case_class != CaseClass::Valid)
+    return std::nullopt;
+  ExecResult r = test::reference_backend().execute(d, l, b);
+  if (r.status == Status::Ok && tensor(d, Role::OUTPUT)->type == DataType::INT32)
+    store<int32_t>(b.output.data, load<int32_t>(b.output.data) + 1);
+  return r;
+}
+
 // A failure the run already expects (certify --expect) is reported as it is found, but no fresh
 // backend confirms, bisects or shrinks it: for a library that takes a second to load, those are
 // most of a run with many known failures.
 TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
-  Wrong off_by_one = [](const OperatorDesc& d, FeatureLevel l,
-                        const Bindings& b) -> std::optional<ExecResult> {
-    const auto f = reduce_function(d);
-    if (!f || *f != ReduceFunction::SUM || classify(d, l, {}).case_class != CaseClass::Valid)
-      return std::nullopt;
-    ExecResult r = test::reference_backend().execute(d, l, b);
-    if (r.status == Status::Ok && tensor(d, Role::OUTPUT)->type == DataType::INT32)
-      store<int32_t>(b.output.data, load<int32_t>(b.output.data) + 1);
-    return r;
-  };
+  const Wrong off_by_one = int32_sum_off_by_one;
   for (const bool expected : {false, true}) {
     SCOPED_TRACE(expected ? "known" : "new");
     const fs::path dir = scratch(expected ? "known" : "not_known");
@@ -250,16 +252,60 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
         test::reference_oracle(), &error);
     ASSERT_TRUE(report) << error;
     ASSERT_FALSE(report->failures.empty());
+    int reproduced = 0;
     for (const cert::Failure& f : report->failures) {
-      EXPECT_EQ(f.confirmation, expected ? "unchecked" : "reproduced alone") << f.where;
+      if (expected)
+        EXPECT_EQ(f.confirmation, "unchecked") << f.where;
+      else
+        reproduced += f.confirmation == "reproduced alone";
       EXPECT_TRUE(fs::exists(f.repro)) << "a known failure still leaves its case file";
     }
     if (expected)
       EXPECT_EQ(opened, 1) << "only the backend under test";
     else
-      EXPECT_GT(opened, static_cast<int>(report->failures.size()));
+      EXPECT_GT(opened, reproduced);
     fs::remove_all(dir);
   }
+}
+
+// A backend wrong in every call of a cell: the first failures of each cell are confirmed alone in a
+// fresh backend and shrunk, the rest are saved and reported unchecked, so that the run costs a few
+// fresh backends per failing cell instead of one per failing case.
+TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
+  const fs::path dir = scratch("per_place");
+  auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L2_1);  // rank 4 only: few cells
+  o.budget = *engine::budget_named("quick");  // enough cases per cell to go past the cap
+  int opened = 0;
+  std::string error;
+  const auto report = engine::run_certification(
+      o,
+      [&] {
+        ++opened;
+        return mock_over_reference(int32_sum_off_by_one);
+      },
+      test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  std::map<std::string, int> failures, reproduced;
+  for (const cert::Failure& f : report->failures) {
+    const std::string place = cert::failing_key_of(f);
+    ++failures[place];
+    if (f.confirmation == "reproduced alone")
+      ++reproduced[place];
+    else
+      EXPECT_EQ(f.confirmation, "unchecked") << f.where;
+    EXPECT_TRUE(fs::exists(f.repro)) << f.where;
+  }
+  int past_the_cap = 0;
+  for (const auto& [place, n] : failures) {
+    EXPECT_EQ(reproduced[place], std::min(n, o.engine.max_investigated_per_place)) << place;
+    past_the_cap += n > o.engine.max_investigated_per_place;
+  }
+  EXPECT_GT(past_the_cap, 0) << "no place failed often enough to show the cap";
+  const size_t investigated = failures.size() * static_cast<size_t>(o.engine.max_investigated_per_place);
+  EXPECT_LT(static_cast<size_t>(opened), report->failures.size())
+      << "one fresh backend per failure: the cap did not hold";
+  EXPECT_LE(static_cast<size_t>(opened), 1 + investigated + static_cast<size_t>(o.budget.max_shrinks));
+  fs::remove_all(dir);
 }
 
 // In this process a crash would take dmlcert down with the backend: before every call the case is

@@ -121,5 +121,50 @@ TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
   EXPECT_EQ(groups[3].failures.front()->where, "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
 }
 
+// A cell is judged on the cases in the scope. Cases the backend does not claim (unimplemented)
+// neither pass nor fail it: a cell keyed by an index type (SCATTER_ND/indices/INT64) mixes input
+// types the backend claims with one it disowns (FLOAT64, say), and passes on the claimed ones.
+struct CellVerdictRow {
+  std::string name;
+  std::vector<std::pair<Outcome, uint64_t>> counts;
+  uint64_t not_run = 0;
+  bool outside_scope = false;  // every case unimplemented
+  bool missing = false;        // in the scope and not passing: keeps the backend from certification
+};
+
+std::ostream& operator<<(std::ostream& os, const CellVerdictRow& r) {
+  return os << r.name;
+}
+
+class CellVerdict : public testing::TestWithParam<CellVerdictRow> {};
+
+TEST_P(CellVerdict, JudgesTheCasesInTheScope) {
+  const CellVerdictRow& row = GetParam();
+  Report r;
+  r.shards = {Shard{}};
+  r.scope.claims = {{OpKind::SCATTER_ND, std::nullopt, DataType::FLOAT32, true}};
+  CellResult cell;
+  cell.cell = SupportCell{OpKind::SCATTER_ND, std::nullopt, Role::INDICES, DataType::INT64, 2};
+  for (const auto& [outcome, n] : row.counts) cell.counts[static_cast<size_t>(outcome)] = n;
+  for (uint64_t i = 0; i < row.not_run; ++i) cell.not_run.add("after a timeout in this cell");
+  r.cells.push_back(cell);
+  EXPECT_EQ(outside_scope(r.cells[0]), row.outside_scope);
+  EXPECT_EQ(missing_cells(r).size(), row.missing ? 1u : 0u);
+  EXPECT_EQ(certified(r), !row.missing) << verdict(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Report, CellVerdict,
+    testing::Values(
+        CellVerdictRow{"all_passed", {{Outcome::Passed, 20}}},
+        CellVerdictRow{"passed_and_unimplemented", {{Outcome::Passed, 20}, {Outcome::Unimplemented, 1}}},
+        CellVerdictRow{"all_unimplemented", {{Outcome::Unimplemented, 5}}, 0, true},
+        CellVerdictRow{
+            "unimplemented_and_failed", {{Outcome::Unimplemented, 5}, {Outcome::Failed, 1}}, 0, false, true},
+        CellVerdictRow{"passed_and_crashed", {{Outcome::Passed, 20}, {Outcome::Crash, 1}}, 0, false, true},
+        CellVerdictRow{"unimplemented_then_not_run", {{Outcome::Unimplemented, 5}}, 3, false, true},
+        CellVerdictRow{"nothing_ran", {}, 0, false, true}),
+    [](const testing::TestParamInfo<CellVerdictRow>& info) { return info.param.name; });
+
 }  // namespace
 }  // namespace dmlcert::cert

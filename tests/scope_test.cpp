@@ -73,6 +73,9 @@ TEST_P(Scope, CertifiesForTheScopeAndSaysSoInEveryFormat) {
   EXPECT_TRUE(c.markdown.starts_with("# " + row.verdict + "\n")) << c.markdown.substr(0, 200);
   EXPECT_NE(c.html.find("<h1>" + row.verdict + "</h1>"), std::string::npos);
   EXPECT_NE(c.junit.find("dmlcert certify: " + row.verdict), std::string::npos);
+  EXPECT_NE(c.junit.find("<property name=\"outside_scope\" value=\"" + row.outside + "\"/>"),
+            std::string::npos)
+      << c.junit.substr(0, 2000);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -120,6 +123,9 @@ TEST_P(BehaviourProfile, NamesWhatTheBackendDidWithEachUnspecifiedRule) {
     EXPECT_NE(c.text.find(line), std::string::npos) << c.text;
     EXPECT_NE(c.markdown.find("| " + rule + " | " + behaviour + " "), std::string::npos);
     EXPECT_NE(c.html.find(rule + "</td><td class=\"l\">" + behaviour + " "), std::string::npos);
+    EXPECT_NE(c.junit.find("<property name=\"behaviour." + rule + "\" value=\"" + behaviour + " "),
+              std::string::npos)
+        << rule;
   }
 }
 

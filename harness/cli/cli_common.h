@@ -32,6 +32,14 @@ inline constexpr const char* kCertifyExitStatusHelp =
     "incomplete run); 2 for a usage error; 130 or 143 when stopped by SIGINT or SIGTERM (the reports\n"
     "are written, marked incomplete).";
 
+// `dmlcert --help`: both of the above, in one paragraph.
+inline constexpr const char* kOverallExitStatusHelp =
+    "Exit status: run, replay and fuzz exit 0 when every case that ran passed (unimplemented and\n"
+    "skipped cases do not fail a run) and 1 when a case failed; certify and merge exit 0 when the\n"
+    "backend is certified for its scope (with --expect: when every failure is a known one and no entry\n"
+    "has expired) and 1 otherwise. Every command exits 2 for a usage error or a malformed case file,\n"
+    "and 130 or 143 when stopped by SIGINT or SIGTERM (the reports are written, marked incomplete).";
+
 // A subcommand's callback records its exit status here; main() returns it.
 void set_exit_status(int status);
 int exit_status();

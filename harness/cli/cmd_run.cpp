@@ -92,7 +92,8 @@ void add_run_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "run",
       "Run the case(s) in one case file against a backend and print the result as JSON: the "
-      "outcome (passed, failed, unimplemented, skipped, mistrusted, crash, timeout, oob), the "
+      "outcome (passed, failed, unimplemented, skipped, mistrusted, crash, timeout, oob, late-write, "
+      "limit), the "
       "validator's class, the backend's status, and either the output tensor in logical row-major "
       "order (numbers, \"nan\", \"inf\", \"-inf\", \"0x...\" NaN bit patterns) or the violations "
       "it reported with their rule IDs. A .jsonl file runs every line in order in one backend "

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
           "isolated:reference / isolated:optimized (a built-in run the same way).",
       "dmlcert");
   app.require_subcommand(1);
-  app.footer(std::string(dmlcert::cli::kExitStatusHelp) +
+  app.footer(std::string(dmlcert::cli::kOverallExitStatusHelp) +
              "\nRun `dmlcert COMMAND --help` for a command's options.");
   dmlcert::cli::add_run_command(app);
   dmlcert::cli::add_replay_command(app);

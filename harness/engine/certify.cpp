@@ -13,6 +13,7 @@
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
 #include "generators.h"
+#include "report_summary.h"
 #include "sequences.h"
 #include "shape_groups.h"
 
@@ -588,6 +589,11 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
   EngineOptions eo = options.engine;
   eo.shrink_seconds = options.budget.shrink_seconds;
   eo.max_shrinks = options.budget.max_shrinks;
+  // A failure counts against its cell, rule check or corpus case: the first ones of each are
+  // investigated, the rest reported.
+  eo.place = [](const std::string& key, const std::string& case_name) {
+    return cert::failing_key(key, case_name);
+  };
   std::error_code ec;
   fs::create_directories(eo.repro_dir, ec);
   if (ec) {

@@ -159,13 +159,14 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
   }
   if (const auto& late = out.report.exec.late) {
     if (auto f = late_failure(*late)) out.earlier.push_back(std::move(*f));
-    // The process died of that fault, and with it any thread a later call had left running: those
-    // calls' own late writes can only show when each runs alone.
-    for (const Call& later : calls_) {
-      const bool judged = later.id == out.report.exec.call && fails_run(out.report.outcome);
-      if (later.id > late->call && !judged)
-        if (auto f = late_failure_alone(later)) out.earlier.push_back(std::move(*f));
-    }
+    // The process died of that fault, and with it any thread a call between the two had left
+    // running: those calls' own late writes can only show when each runs alone. The call that
+    // revealed the fault ran again in a fresh process (or ran in one already), which lives on:
+    // its own late write, if any, shows like any other.
+    std::vector<const Call*> between;
+    for (const Call& later : calls_)
+      if (later.id > late->call && later.id != out.report.exec.call) between.push_back(&later);
+    for (Failure& f : late_failures_again(between)) out.earlier.push_back(std::move(f));
   }
   if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
   remember(out.c, out.report.outcome, shrinkable);
@@ -177,10 +178,30 @@ std::optional<Failure> Engine::settle() {
   return std::nullopt;
 }
 
-std::optional<Failure> Engine::late_failure_alone(const Call& call) {
-  if (!fresh_ || !sequence_fails({&call.c}, Outcome::LateWrite)) return std::nullopt;
-  return late_failure(
-      {call.id, Fault::LateWrite, "wrote into its bindings after the call had returned, when run alone"});
+std::vector<Failure> Engine::late_failures_again(std::vector<const Call*> pending) {
+  // The calls run again in order in one fresh process, as they ran the first time. A late fault
+  // names its call; the calls after that one ran in a process that then died, so they go again in
+  // the next one. One process and one settle per late fault, not one per call.
+  std::vector<Failure> found;
+  while (!pending.empty() && fresh_ && !stop_requested()) {
+    std::unique_ptr<Backend> backend = fresh_();
+    if (!backend) break;
+    Runner runner(*backend, oracle_, options_.run);
+    std::map<uint64_t, size_t> position;  // this process's call ids -> index in `pending`
+    std::optional<LateFault> late;
+    for (size_t i = 0; i < pending.size() && !late; ++i) {
+      const CaseReport r = runner.run(pending[i]->c);
+      if (r.exec.call) position[r.exec.call] = i;
+      late = r.exec.late;
+    }
+    if (!late) late = backend->settle(kLateSettleSeconds);
+    const auto at = late ? position.find(late->call) : position.end();
+    if (at == position.end()) break;
+    if (auto f = late_failure({pending[at->second]->id, late->fault, late->message + ", when run again"}))
+      found.push_back(std::move(*f));
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(at->second) + 1);
+  }
+  return found;
 }
 
 std::optional<Failure> Engine::late_failure(const LateFault& late) {
@@ -195,15 +216,24 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
       "fault: " + std::string(name(late.fault)) + ": " + late.message + " (seen when a later case ran)";
   f.repro = path_for(call->key, ".json");
   if (!save(f.repro, call->c)) f.repro.clear();
-  if (options_.confirm && fresh_) {
+  const bool investigated = investigate(call->key, call->c.name, f.outcome);
+  if (options_.confirm && fresh_ && investigated) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     const bool again = sequence_fails({&call->c}, f.outcome) ||
                        (f.outcome != Outcome::LateWrite && sequence_fails({&call->c}, Outcome::LateWrite));
     f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
   }
   f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec);
-  publish(f);
+  publish(f, investigated);
   return f;
+}
+
+bool Engine::investigate(const std::string& key, const std::string& case_name, Outcome outcome) {
+  if (!options_.place || options_.max_investigated_per_place <= 0) return true;
+  int& n = investigated_[options_.place(key, case_name) + " " + std::string(name(outcome))];
+  if (n >= options_.max_investigated_per_place) return false;
+  ++n;
+  return true;
 }
 
 Case Engine::Remembered::get() const {
@@ -315,10 +345,12 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   if (!save(f.repro, out.c)) f.repro.clear();
 
   // A hang costs a whole deadline per step, a runaway allocation seconds: only the first ones of a
-  // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither.
+  // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither, and neither is
+  // one past the first few of its place (EngineOptions::place).
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool known = options_.known && options_.known(key, out.c.name);
-  const bool affordable = !known && (!hang || hang_confirms_ < options_.max_hang_confirms);
+  const bool investigated = investigate(key, out.c.name, outcome);
+  const bool affordable = !known && investigated && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
@@ -373,13 +405,21 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   }
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
   f.reproduce = reproduce_command(options_.program, best, options_.backend_spec);
-  publish(f);
+  publish(f, investigated);
   out.failure = std::move(f);
 }
 
-void Engine::publish(Failure& f) {
+void Engine::publish(Failure& f, bool investigated) {
   ++failures_;
   const Outcome outcome = f.outcome;
+  if (options_.print && !investigated) {
+    const std::string place = options_.place(f.key, f.case_name) + " " + std::string(name(outcome));
+    if (quiet_places_.insert(place).second)
+      options_.print("  (more " + std::string(name(outcome)) + " failures in " +
+                     printable(place.substr(0, place.rfind(' '))) +
+                     ": saved and in the report, not confirmed or printed)\n");
+    return;
+  }
   if (options_.print) {
     std::string block = "FAILED " + printable(f.key) + ": " + std::string(name(outcome)) + ": " +
                         printable(f.detail, 600) + "\n";

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,13 @@ struct EngineOptions {
   // --expect): such a failure is saved and reported but not confirmed, bisected or shrunk, each of
   // which starts fresh backend processes (seconds each for a library as large as libtorch).
   std::function<bool(const std::string& key, const std::string& case_name)> known;
+  // Where a failure counts (certify: its cell, rule check or corpus case; docs/design.md, "The
+  // engine"). With a place, only the first max_investigated_per_place failures of each place and
+  // outcome are confirmed, bisected, shrunk and printed; later ones are saved and reported,
+  // unchecked. A backend wrong in every call of a cell costs a few fresh processes per cell, not
+  // one per case. Null: every failure is investigated.
+  std::function<std::string(const std::string& key, const std::string& case_name)> place;
+  int max_investigated_per_place = 2;
   // What a failure block is printed with (above any progress line); null: not printed.
   std::function<void(const std::string&)> print;
 };
@@ -120,10 +129,14 @@ class Engine {
   struct Call;
   // A late fault that names an earlier call: the failure of the case that made that call.
   std::optional<Failure> late_failure(const LateFault& late);
-  // The failure of a call's case when, run alone, it makes a late fault.
-  std::optional<Failure> late_failure_alone(const Call& call);
-  // Saves, prints and counts a failure once its repro files are known.
-  void publish(Failure& f);
+  // The calls run again, in order, in fresh processes: the failures of those that make a late fault.
+  std::vector<Failure> late_failures_again(std::vector<const Call*> pending);
+  // Saves, prints and counts a failure once its repro files are known. A failure past its place's
+  // cap is counted, not printed (one line says so, once per place).
+  void publish(Failure& f, bool investigated = true);
+  // Whether a failure of `outcome` at the place of (key, case_name) is still among the first of
+  // its place to be investigated (EngineOptions::place); takes its turn when it is.
+  bool investigate(const std::string& key, const std::string& case_name, Outcome outcome);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
@@ -140,6 +153,8 @@ class Engine {
   bool in_flight_warned_ = false;
   size_t failures_ = 0;
   int shrinks_ = 0, hang_confirms_ = 0;
+  std::map<std::string, int> investigated_;  // place and outcome -> failures investigated there
+  std::set<std::string> quiet_places_;       // places whose further failures are not printed
   // The cases the backend's current process has run: the first few, and the latest.
   // A generated case is kept as its shrinkable (which gives the same case again when asked), not
   // as a copy of its data: every case is remembered, and few are ever bisected.

@@ -19,10 +19,11 @@ namespace dmlcert::cert {
 
 using Counts = std::array<uint64_t, kOutcomeCount>;  // indexed by Outcome
 
-// A cell's or rule's status: the worst outcome it saw (crash, timeout, oob, failed, mistrusted,
-// unimplemented, passed, in that order), or nullopt when nothing ran for it.
+// A cell's or rule's status: the worst outcome it saw (crash, timeout, oob, late-write, limit,
+// failed, mistrusted, passed, unimplemented, in that order), or nullopt when nothing ran for it.
+// Unimplemented only when every case was: cases outside the scope never hide a pass.
 std::optional<Outcome> status(const Counts& c);
-bool is_pass(const Counts& c);  // ran, and every case passed (skipped cases do not count)
+bool is_pass(const Counts& c);  // ran, and every case in the scope passed (skipped cases do not count)
 void add(Counts& into, const Counts& from);
 
 // Planned cases that were never run, and why (the first reason that applied): "after a timeout in

@@ -4,6 +4,7 @@
 
 #include "report.h"
 #include "report_matrix.h"
+#include "report_summary.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -147,6 +148,7 @@ std::string to_json(const Report& r) {
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
     j["failures"].push_back({{"where", f.where},
+                             {"key", failing_key_of(f)},  // what it counts against, as --expect names it
                              {"case", f.case_name},
                              {"outcome", std::string(name(f.outcome))},
                              {"detail", f.detail},

@@ -1,13 +1,15 @@
 // JUnit XML for CI dashboards: one testsuite per section, one testcase per support-table cell and
 // per rule check. A cell or check that did not pass is a <failure> with the command that
 // reproduces it; one outside the scope, not run, or a known failure (--expect) is <skipped>,
-// saying which.
+// saying which. Each suite's properties carry the run's facts, what lies outside the scope and the
+// behaviour profile.
 #include <sstream>
 
 #include "expectations.h"
 #include "markup.h"
 #include "report.h"
 #include "report_matrix.h"
+#include "report_summary.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -34,6 +36,11 @@ std::vector<const Failure*> failures_of(const Report& r, const std::string& key)
   return out;
 }
 
+// Every case it ran was unimplemented: the backend does not claim it.
+bool outside(const Entry& e) {
+  return e.outside_scope || status(e.counts) == Outcome::Unimplemented;
+}
+
 const ExpectationCheck::Entry* known(const Report& r, const std::string& key) {
   if (!r.expectations) return nullptr;
   for (const auto& e : r.expectations->entries)
@@ -53,9 +60,15 @@ void properties(std::ostringstream& out, const Report& r) {
       {"started", r.started},
       {"dmlcert_version", r.dmlcert_version},
   };
+  auto property = [&out](const std::string& key, const std::string& value) {
+    out << "      <property name=\"" << markup_escape(key) << "\" value=\"" << markup_escape(value)
+        << "\"/>\n";
+  };
   out << "    <properties>\n";
-  for (const auto& [key, value] : rows)
-    out << "      <property name=\"" << key << "\" value=\"" << markup_escape(value) << "\"/>\n";
+  for (const auto& [key, value] : rows) property(key, value);
+  if (const std::string outside = outside_text(r); !outside.empty()) property("outside_scope", outside);
+  // The behaviour profile: what the backend did with each class U rule's cases.
+  for (const BehaviourCounts& b : r.profile) property("behaviour." + b.rule, profile_text(b));
   out << "    </properties>\n";
 }
 
@@ -64,7 +77,7 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
   size_t failures = 0, skipped = 0;
   for (const Entry& e : entries) {
     auto s = status(e.counts);
-    if (!s || e.outside_scope || known(r, e.key))
+    if (!s || outside(e) || known(r, e.key))
       ++skipped;
     else if (*s != Outcome::Passed)
       ++failures;
@@ -81,7 +94,7 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
       continue;
     }
     out << ">\n";
-    if (e.outside_scope) {
+    if (outside(e)) {
       out << "      <skipped message=\"outside the scope: the backend does not claim this cell\"/>\n";
     } else if (!s) {
       out << "      <skipped message=\""

@@ -7,10 +7,13 @@
 
 namespace dmlcert::cert {
 namespace {
-// Worst first.
-constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout,       Outcome::Oob,
-                                 Outcome::LateWrite,  Outcome::Limit,         Outcome::Failed,
-                                 Outcome::Mistrusted, Outcome::Unimplemented, Outcome::Passed};
+// Worst first. Unimplemented comes last: those cases lie outside the scope (the backend disowns
+// their (operator, function, input type)), so a cell whose other cases passed passes. A cell keyed
+// by an index type (GATHER_ELEMENTS/indices/INT64) mixes input types the backend claims with
+// some it may not.
+constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout, Outcome::Oob,
+                                 Outcome::LateWrite,  Outcome::Limit,   Outcome::Failed,
+                                 Outcome::Mistrusted, Outcome::Passed,  Outcome::Unimplemented};
 uint64_t n(const Counts& c, Outcome o) {
   return c[static_cast<size_t>(o)];
 }
@@ -61,8 +64,7 @@ bool complete(const Report& r) {
 }
 
 bool outside_scope(const CellResult& c) {
-  return status(c.counts) == Outcome::Unimplemented && n(c.counts, Outcome::Passed) == 0 &&
-         c.not_run.count == 0;
+  return status(c.counts) == Outcome::Unimplemented && c.not_run.count == 0;
 }
 
 std::vector<const CellResult*> missing_cells(const Report& r) {

@@ -52,11 +52,10 @@ struct Detection {
 // Certifies the plugin, stopping at its first failure, then replays the failure's repro.
 Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
 
-// Certifies the plugin in full, corpus included; true when it is certified (exit status 0), or,
-// for a plugin that claims only some cells, when nothing failed and every cell either passed or
-// is one it does not claim (unimplemented). *log names the file with certify's output.
+// Certifies the plugin in full, corpus included; true when it is certified for its scope (exit
+// status 0). *log names the file with certify's output.
 bool certifies(const MutationSetup& setup, const std::string& plugin_path, const std::string& id,
-               std::string* log, bool claims_some_cells = false);
+               std::string* log);
 
 // Whether the repro is small enough: output rank <= 3 (or the lowest rank its level allows, 4 for
 // SLICE below 3_0) and <= 64 output elements.

@@ -102,8 +102,7 @@ int run(int argc, char** argv) {
   for (const variants::VariantInfo& v : variants::kVariants) {
     std::cerr << "variant " << v.id << " ... " << std::flush;
     std::string log;
-    legit.emplace_back(&v, certifies(setup, plugin("variant", v.id), "variant_" + std::string(v.id), &log,
-                                     v.claims_some_cells));
+    legit.emplace_back(&v, certifies(setup, plugin("variant", v.id), "variant_" + std::string(v.id), &log));
     std::cerr << (legit.back().second ? "certified" : "NOT certified, see " + log) << "\n";
   }
 
@@ -150,8 +149,8 @@ int run(int argc, char** argv) {
   }
   md << "\n## Legitimate variants\n\nEach must certify: `dmlcert certify --level " << setup.level
      << " --budget " << setup.budget
-     << "` (all operators, corpus included) exits 0; a variant that claims only some cells certifies when\n"
-     << "nothing fails and every cell it does not claim is unimplemented.\n\n"
+     << "` (all operators, corpus included) exits 0; a variant that claims only some cells is certified\n"
+     << "for the scope it claims, like any backend.\n\n"
      << "| variant | difference from the reference | certified |\n|---|---|---|\n";
   for (const auto& [v, ok] : legit)
     md << "| `" << v->id << "` | " << escape(v->description) << " | " << (ok ? "yes" : "**no**") << " |\n";

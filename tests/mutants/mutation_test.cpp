@@ -79,8 +79,7 @@ TEST_P(VariantTest, Certifies) {
   MutationSetup smoke = setup();
   smoke.budget = "smoke";
   std::string log;
-  EXPECT_TRUE(
-      certifies(smoke, plugin("variant", v.id), "variant_" + std::string(v.id), &log, v.claims_some_cells))
+  EXPECT_TRUE(certifies(smoke, plugin("variant", v.id), "variant_" + std::string(v.id), &log))
       << v.description << " was not certified; see " << log;
 }
 

@@ -20,7 +20,7 @@ enum class RuleTag {
 };
 std::string_view name(RuleTag t);  // "doc", "inferred", "unspecified", "doc/U"
 
-// What a backend that executes a class U case may produce (docs/semantics.md, "Three classes").
+// What a backend that executes a class U case may produce (docs/semantics.md, "Three classes of case").
 enum class Admits {
   Formula,   // the operator's formula read literally is the one admissible result
   Readings,  // any of the rule's readings (an element passes when one of them gives it)

@@ -34,8 +34,8 @@ std::optional<Outcome> parse_outcome(std::string_view s);
 // Passed, Unimplemented and Skipped do not fail a run; every other outcome does.
 bool fails_run(Outcome o);
 
-// What a case's output may be. The reference backend provides one (backends/reference/oracle.h);
-// tests may substitute their own.
+// What a case's output may be. The reference backend provides one (reference::make_oracle(),
+// backends/reference/reference.h); tests may substitute their own.
 class Oracle {
  public:
   virtual ~Oracle() = default;

@@ -1,4 +1,4 @@
-// The one codec for element values (docs/case-format.md, "data"): how an element is written in
+// The one codec for element values (docs/case-format.md, "Element values"): how an element is written in
 // case files, in `dmlcert run` output, in messages and in reports, and how it is read back.
 //   integers   exactly, as JSON integers
 //   floats     the shortest decimal that reads back (rounded once to the type) to the same bits;
