@@ -50,6 +50,13 @@ std::string to_text(const Report& r) {
     }
   }
   const size_t asked = r.rules.size() - not_asked;
+  // One check per invalid rule, per class U rule and per robustness check: say which, so that the
+  // count reads against `dmlcert rules`.
+  size_t by_section[3] = {};
+  for (const RuleResult& rule : r.rules)
+    if (status(rule.counts) || rule.not_run.count) ++by_section[static_cast<int>(rule.section)];
+  out << " (" << by_section[0] << " invalid, " << by_section[1] << " unspecified, " << by_section[2]
+      << " robustness)";
   if (bad || stopped) {
     out << (bad ? "\n  " : " ") << asked - bad - stopped << " of " << asked << " passed";
     if (stopped) out << ", " << stopped << " stopped before they ran";
