@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "certify.h"
 #include "mock_backend.h"
@@ -306,6 +307,60 @@ TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
       << "one fresh backend per failure: the cap did not hold";
   EXPECT_LE(static_cast<size_t>(opened), 1 + investigated + static_cast<size_t>(o.budget.max_shrinks));
   fs::remove_all(dir);
+}
+
+// Two workers split the run between two backends and merge their reports: the same cases, counts,
+// failures and verdict as one worker. Aside: the order failures are listed in, times, the shapes
+// each process saw twice, and which failures of a place were investigated (the first ones each
+// worker found).
+TEST(EngineCertify, TwoWorkersGiveTheSameReportAsOne) {
+  auto certify = [](unsigned jobs) {
+    const fs::path dir = scratch("jobs_" + std::to_string(jobs));
+    auto o = smoke_options(dir.string(), {OpKind::REDUCE, OpKind::SLICE}, FeatureLevel::L5_0);
+    o.jobs = jobs;
+    o.budget.max_shrinks = 0;
+    int opened = 0;
+    std::string error;
+    auto report = engine::run_certification(
+        o,
+        [&] {
+          ++opened;
+          return mock_over_reference(int32_sum_off_by_one);
+        },
+        test::reference_oracle(), &error);
+    EXPECT_TRUE(report) << error;
+    EXPECT_GE(opened, static_cast<int>(jobs));
+    report->seconds = 0;
+    report->started.clear();
+    report->recurrence = {};
+    std::sort(report->failures.begin(), report->failures.end(),
+              [](const cert::Failure& a, const cert::Failure& b) { return a.where < b.where; });
+    // Each run writes into its own directory; workers list a cell's files in their own order.
+    auto relative = [&](std::vector<std::string>& files) {
+      for (std::string& file : files) file = fs::relative(file, dir).string();
+      std::sort(files.begin(), files.end());
+    };
+    for (cert::CellResult& c : report->cells) relative(c.repros);
+    for (cert::RuleResult& r : report->rules) relative(r.repros);
+    for (cert::Failure& f : report->failures) {
+      f.repro = fs::relative(f.repro, dir).string();
+      f.reproduce.clear(), f.confirmation.clear(), f.sequence.clear();
+    }
+    return *report;
+  };
+  const cert::Report one = certify(1), two = certify(2);
+  EXPECT_FALSE(one.failures.empty());
+  EXPECT_FALSE(cert::certified(two));
+  auto lines = [](const cert::Report& r) {
+    std::vector<std::string> out;
+    std::istringstream in(cert::to_json(r));
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  const auto a = lines(one), b = lines(two);
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    ASSERT_EQ(a[i], b[i]) << "the reports differ first at line " << i + 1;
+  EXPECT_EQ(a.size(), b.size());
 }
 
 // In this process a crash would take dmlcert down with the backend: before every call the case is

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "certify.h"
 #include "cli_common.h"
@@ -27,6 +28,7 @@ struct CertifyArgs {
   std::string repro_dir = "dmlcert-repros";
   uint64_t seed = 0;
   int stop_after_failures = 0;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   int max_timeouts = 10;
   double time_limit = 0;
   std::string expect;
@@ -51,7 +53,7 @@ int certify(CertifyArgs& a) {
               << "\n";
     return kExitUsage;
   }
-  o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed;
+  o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed, o.jobs = a.jobs;
   o.stop_after_failures = a.stop_after_failures;
   o.max_timeouts = a.max_timeouts;
   o.time_limit_seconds = a.time_limit;
@@ -194,8 +196,8 @@ void add_certify_command(CLI::App& app) {
       "cases for every U rule and out-of-range index cases. Every call runs in an isolation "
       "child process with guarded buffers, so crashes, hangs, out-of-bounds accesses, late writes "
       "and runaway memory are reported per case. A failing case is saved, confirmed alone in a "
-      "fresh process, shrunk, and printed with the command that reproduces it. Prints the support "
-      "matrix; exit status 0 only when the backend is certified.");
+      "fresh process, shrunk, and printed with the command that reproduces it (the first two of "
+      "each cell or rule check; later ones are saved and reported). Prints the support matrix.");
   add_backend_option(*cmd, &args->backend);
   cmd->add_option("--level", args->level, "Feature level to certify (1_0 ... 6_4)")->capture_default_str();
   cmd->add_option("--budget", args->budget,
@@ -227,9 +229,14 @@ void add_certify_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Mixed into every case's seed")
       ->check(integer_in(0, UINT64_MAX))
       ->capture_default_str();
+  cmd->add_option("--jobs,-j", args->jobs,
+                  "Parallel workers, each a shard of the run with a backend process of its own, their "
+                  "results merged into one report (default: the cores; 1 with --stop-after-failures)")
+      ->check(integer_in(1, 256))
+      ->capture_default_str();
   cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "
-                  "run up to the last failure")
+                  "run up to the last failure. One worker runs, so that the order is always the same")
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
   cmd->add_option("--expect", args->expect,

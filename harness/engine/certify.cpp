@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
@@ -581,8 +583,95 @@ std::string find_corpus(const std::string& source_corpus) {
   return {};
 }
 
+namespace {
+
+// Several workers, each a shard of the run with a backend process of its own, on threads; their
+// reports merge like shards run apart (report.h). Progress and checkpoints add up the workers'.
+std::optional<cert::Report> run_workers(const CertifyOptions& options, const BackendFactory& open,
+                                        Oracle& oracle, std::string* error) {
+  const unsigned jobs = options.jobs;
+  std::vector<std::unique_ptr<Backend>> backends;
+  for (unsigned w = 0; w < jobs; ++w) {
+    backends.push_back(open());
+    if (!backends.back())
+      return stopped_report(options, "", "the backend " + options.backend + " could not be opened");
+  }
+  std::mutex lock;
+  struct Seen {
+    size_t done = 0, total = 0, failures = 0;
+    std::optional<cert::Report> snapshot;
+  };
+  std::vector<Seen> seen(jobs);
+  std::vector<std::optional<cert::Report>> parts(jobs);
+  std::vector<std::string> errors(jobs);
+  auto merged = [&](std::vector<cert::Report> reports) -> std::optional<cert::Report> {
+    auto out = cert::merge(reports, nullptr);
+    if (!out) return out;
+    out->shards = {options.shard};  // the workers split this shard between them
+    const auto rules = rule_catalog();
+    const auto catalog_index = [&](const std::string& id) {
+      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) -
+             rules.begin();
+    };
+    std::stable_sort(out->profile.begin(), out->profile.end(), [&](const auto& a, const auto& b) {
+      return catalog_index(a.rule) < catalog_index(b.rule);
+    });
+    return out;
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 0; w < jobs; ++w)
+    threads.emplace_back([&, w] {
+      CertifyOptions o = options;
+      o.jobs = 1;
+      o.shard = {static_cast<uint32_t>(options.shard.index + options.shard.count * w),
+                 static_cast<uint32_t>(options.shard.count * jobs)};
+      if (options.on_progress)
+        o.on_progress = [&, w](size_t done, size_t total, size_t failures, double elapsed) {
+          std::lock_guard<std::mutex> hold(lock);
+          seen[w].done = done, seen[w].total = total, seen[w].failures = failures;
+          Seen sum;
+          for (const Seen& s : seen) sum.done += s.done, sum.total += s.total, sum.failures += s.failures;
+          options.on_progress(sum.done, sum.total, sum.failures, elapsed);
+        };
+      if (options.on_checkpoint)
+        o.on_checkpoint = [&, w](const cert::Report& so_far) {
+          std::lock_guard<std::mutex> hold(lock);
+          seen[w].snapshot = so_far;
+          std::vector<cert::Report> reports;
+          for (const Seen& s : seen)
+            if (s.snapshot) reports.push_back(*s.snapshot);
+          if (reports.size() == jobs)
+            if (auto all = merged(std::move(reports))) options.on_checkpoint(*all);
+        };
+      // The worker's own backend serves its run; confirmations open fresh ones.
+      auto first = std::make_shared<std::unique_ptr<Backend>>(std::move(backends[w]));
+      const BackendFactory worker_open = [&open, first]() -> std::unique_ptr<Backend> {
+        return *first ? std::move(*first) : open();
+      };
+      parts[w] = run_certification(o, worker_open, oracle, &errors[w]);
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<cert::Report> reports;
+  for (unsigned w = 0; w < jobs; ++w) {
+    if (!parts[w]) {
+      *error = errors[w];
+      return std::nullopt;
+    }
+    reports.push_back(std::move(*parts[w]));
+  }
+  auto out = merged(std::move(reports));
+  if (!out) *error = "the workers' reports do not merge";
+  return out;
+}
+
+}  // namespace
+
 std::optional<cert::Report> run_certification(const CertifyOptions& options, const BackendFactory& open,
                                               Oracle& oracle, std::string* error) {
+  // --stop-after-failures counts the failures of one run in one order: one worker.
+  if (options.jobs > 1 && options.stop_after_failures == 0 &&
+      uint64_t{options.shard.count} * options.jobs <= std::numeric_limits<uint32_t>::max())
+    return run_workers(options, open, oracle, error);
   std::unique_ptr<Backend> under_test = open();
   if (!under_test)
     return stopped_report(options, "", "the backend " + options.backend + " could not be opened");

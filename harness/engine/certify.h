@@ -34,6 +34,11 @@ struct CertifyOptions {
   FeatureLevel level = kDefaultFeatureLevel;
   Budget budget;
   cert::Shard shard;
+  // Workers that split the run (or this shard of it) between them, each with a backend process
+  // of its own, their reports merged: the same cases and counts as one worker, in about 1/jobs
+  // of the time on as many cores. A state-dependent failure may show in another worker's order.
+  // With stop_after_failures, one worker runs.
+  unsigned jobs = 1;
   std::vector<OpKind> ops;  // empty: all
   uint64_t seed = 0;
   // Stop after this many failures (0: run everything). The report then covers only the cases
