@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
@@ -92,10 +93,14 @@ class Certification {
   cert::Report run() {
     plan();
     interleave();
+    // This shard's items only: a thorough run plans millions, and every worker plans them all.
+    std::vector<Item> own;
+    for (size_t i = o_.shard.index; i < items_.size(); i += o_.shard.count)
+      own.push_back(std::move(items_[i]));
+    items_ = std::move(own);
     for (size_t i = 0; i < items_.size(); ++i) item_by_key_[items_[i].key] = i;
     std::vector<const Item*> mine;
-    for (size_t i = 0; i < items_.size(); ++i)
-      if (i % o_.shard.count == o_.shard.index) mine.push_back(&items_[i]);
+    for (const Item& item : items_) mine.push_back(&item);
     const auto start = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
     double next_checkpoint = o_.checkpoint_seconds;
@@ -327,8 +332,18 @@ class Certification {
     };
     auto generated = std::stable_partition(items_.begin(), items_.end(),
                                            [](const Item& i) { return i.kind == Item::Corpus; });
-    std::stable_sort(generated, items_.end(),
-                     [&](const Item& a, const Item& b) { return mixed(a) < mixed(b); });
+    // Each key hashed once, not once per comparison.
+    const size_t first = static_cast<size_t>(generated - items_.begin());
+    std::vector<std::pair<uint64_t, size_t>> order;
+    order.reserve(items_.size() - first);
+    for (size_t i = first; i < items_.size(); ++i) order.emplace_back(mixed(items_[i]), i);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Item> sorted(std::make_move_iterator(items_.begin()),
+                             std::make_move_iterator(items_.begin() + static_cast<std::ptrdiff_t>(first)));
+    sorted.reserve(items_.size());
+    for (const auto& [hash, i] : order) sorted.push_back(std::move(items_[i]));
+    items_ = std::move(sorted);
   }
 
   std::optional<rc::Gen<Case>> generator(const Item& item) {
@@ -548,7 +563,7 @@ class Certification {
   Backend* under_test_;
   Engine* engine_;
   std::vector<Item> items_;
-  std::map<std::string, size_t> item_by_key_;
+  std::unordered_map<std::string, size_t> item_by_key_;
   cert::Report report_;
   int timeouts_ = 0;
   std::array<int, kOpCount> timeouts_by_op_{};
@@ -561,13 +576,13 @@ class Certification {
 }  // namespace
 
 std::optional<Budget> budget_named(const std::string& name) {
-  // Calibrated on a two-core machine (docs/design.md, "Budgets"): quick about a minute, standard
-  // about five, thorough about thirty.
+  // Calibrated on two cores with the default --jobs (docs/design.md, "Budgets"): quick well under
+  // a minute, standard a few minutes, thorough about a quarter of an hour.
   // smoke: a few seconds, for the tests of a CI pipeline, not a certification to publish.
   if (name == "smoke") return Budget{"smoke", 1, 8, 6, 25, 1.0, 10, 0.125, 0.25, 2};
-  if (name == "quick") return Budget{"quick", 4, 150, 300, 25, 1.0, 10, 1.5, 2, 30};
-  if (name == "standard") return Budget{"standard", 24, 1200, 1500, 40, 5.0, 50, 8, 8, 240};
-  if (name == "thorough") return Budget{"thorough", 80, 4000, 5000, 60, 20.0, 200, 25, 25, 800};
+  if (name == "quick") return Budget{"quick", 8, 300, 600, 25, 1.0, 10, 3, 4, 60};
+  if (name == "standard") return Budget{"standard", 48, 2400, 3000, 40, 5.0, 50, 16, 16, 480};
+  if (name == "thorough") return Budget{"thorough", 240, 12000, 15000, 60, 20.0, 200, 75, 75, 2400};
   return std::nullopt;
 }
 

@@ -47,7 +47,7 @@ class ShapeGroups {
     FeatureLevel level = kDefaultFeatureLevel;
     bool other_layout = false, other_type = false, other_level = false, other_data = false, repeated = false;
   };
-  std::unordered_map<std::string, Group> groups_;
+  std::unordered_map<uint64_t, Group> groups_;  // by the shape's hash
 };
 
 }  // namespace dmlcert::engine
