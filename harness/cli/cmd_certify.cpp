@@ -152,8 +152,11 @@ int certify(CertifyArgs& a) {
   Progress progress("certify");
   o.engine.print = [&](const std::string& block) { progress.print(block); };
   o.on_progress = [&](size_t done, size_t total, size_t failures, double elapsed) {
-    const double left =
-        done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : -1;
+    // Too early to tell before 1% has run: a backend that hangs in its first calls would show a
+    // wait of days, though the run stops after a few timeouts.
+    const double left = done > 0 && done * 100 >= total
+                            ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
+                            : -1;
     progress.update(done, total, failures, elapsed, left);
   };
   // A run that is killed from outside (a CI time limit) leaves the report so far behind.
