@@ -229,6 +229,10 @@ void prepend_unit(TensorDesc& t);
 // The same logical case one rank higher: a leading dimension of size 1 on every tensor, the
 // per-dimension parameters extended with their unit entries and the axes moved along.
 void prepend_unit_dim_everywhere(Case& c);
+// Its inverse, where every tensor's first dimension is 1: false (and `c` not to be used) when the
+// parameters pin that dimension (an axis on it, nothing else to reduce, a count of every
+// dimension). Where it succeeds, the result is the same, byte for byte.
+bool drop_leading_unit_dim_everywhere(Case& c);
 // One more entry in every per-dimension parameter than the tensors have dimensions.
 void append_param_entry(Case& c);
 // A DIMCOUNT rule of per-dimension parameters broken one of three ways: the output or the input

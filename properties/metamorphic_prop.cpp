@@ -27,5 +27,23 @@ RC_GTEST_PROP(ReferenceMetamorphic, LayoutDoesNotChangeTheResult, ()) {
   RC_ASSERT(run_reference(c) == run_reference(other));
 }
 
+// The shrinker's last step (shrink.cpp): a leading dimension of 1 on every tensor comes and goes
+// without changing the descriptor, or the result where the smaller case is valid.
+RC_GTEST_PROP(ReferenceMetamorphic, LeadingUnitDimensionComesAndGoes, ()) {
+  const Case c = *valid_case(*level_gen());
+  Case dropped = c;
+  if (drop_leading_unit_dim_everywhere(dropped)) {
+    // It may leave the level's table (some start at rank 4) or the operator's rules (a SCATTER_ND
+    // tuple that spans every dimension): the shrinker keeps it only when its class stays.
+    const bool valid = classify(dropped.op, dropped.level, dropped.data).case_class == CaseClass::Valid;
+    RC_TAG(valid ? "dropped a leading 1" : "the 1 was needed");
+    if (valid) RC_ASSERT(run_reference(c) == run_reference(dropped));
+  }
+  Case padded = c;
+  prepend_unit_dim_everywhere(padded);
+  RC_ASSERT(drop_leading_unit_dim_everywhere(padded));
+  RC_ASSERT(padded.op == c.op);
+}
+
 }  // namespace
 }  // namespace dmlcert::props

@@ -32,6 +32,46 @@ void prepend_unit_dim_everywhere(Case& c) {
   });
 }
 
+bool drop_leading_unit_dim_everywhere(Case& c) {
+  for (Role r : roles(op_kind(c.op))) {
+    const TensorDesc& t = *tensor(c.op, r);
+    if (t.rank() < 2 || t.sizes.front() != 1) return false;
+  }
+  bool ok = true;
+  visit(c.op, [&](auto& d) {
+    using D = std::decay_t<decltype(d)>;
+    const uint32_t rank = d.output.rank() - 1;
+    for_each_param_field<D>([&](const auto& field) {
+      auto& v = d.*field.member;
+      using V = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<V, ReduceFunction>) {
+        return;
+      } else if constexpr (std::is_integral_v<V>) {
+        if (field.kind == ParamKind::Axis) ok = ok && v-- > 0;
+        // A count of every dimension makes the first one meaningful (SCATTER_ND's tuples start there).
+        if (field.kind == ParamKind::Count) ok = ok && v <= rank;
+      } else {
+        if (field.kind == ParamKind::PerDimension) {
+          ok = ok && !v.empty();
+          if (!v.empty()) v.erase(v.begin());
+        } else if (field.kind == ParamKind::AxisList) {
+          // Reducing over a dimension of 1 leaves the values as they are: the axis goes with it.
+          std::erase(v, 0u);
+          ok = ok && !v.empty();
+          for (auto& a : v) --a;
+        }
+      }
+    });
+  });
+  if (!ok) return false;
+  for (Role r : roles(op_kind(c.op))) {
+    TensorDesc& t = *tensor(c.op, r);
+    t.sizes.erase(t.sizes.begin());
+    if (t.strides) t.strides->erase(t.strides->begin());
+  }
+  return true;
+}
+
 void append_param_entry(Case& c) {
   visit(c.op, [](auto& d) {
     using D = std::decay_t<decltype(d)>;

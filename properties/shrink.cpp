@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "build.h"
+#include "dmlcert/validate.h"
 
 namespace dmlcert::props {
 
@@ -39,6 +40,17 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<boo
         break;
       }
     }
+  }
+  // A cell's cases keep its rank: leading dimensions of 1 everywhere are what it pads a smaller
+  // case with, and they go last, while the case keeps its class and findings and still fails.
+  const Classification kind = classify(best.op, best.level, best.data);
+  while (Clock::now() < deadline) {
+    Case squeezed = best;
+    if (!drop_leading_unit_dim_everywhere(squeezed)) break;
+    const Classification its = classify(squeezed.op, squeezed.level, squeezed.data);
+    if (its.case_class != kind.case_class || its.rule_list() != kind.rule_list() || !still_fails(squeezed))
+      break;
+    best = std::move(squeezed);
   }
   return best;
 }

@@ -148,6 +148,45 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
   fs::remove_all(dir);
 }
 
+// A FLOAT32 REDUCE SUM that adds one more than the previous such call's first result to its own
+// first result: right alone, wrong after any earlier FLOAT32 SUM in the same process, however
+// many calls of other operators and functions ran in between.
+std::unique_ptr<Backend> sum_carried_over() {
+  auto previous = std::make_shared<std::optional<float>>();
+  return mock_over_reference(
+      [previous](const OperatorDesc& d, FeatureLevel l, const Bindings& b) -> std::optional<ExecResult> {
+        const auto* reduce = std::get_if<ReduceDesc>(&d);
+        if (!reduce || reduce->function != ReduceFunction::SUM || reduce->output.type != DataType::FLOAT32 ||
+            !validate(d, l).invalid.empty())
+          return std::nullopt;
+        ExecResult r = test::reference_backend().execute(d, l, b);
+        float first;
+        std::memcpy(&first, b.output.data,
+                    sizeof first);  // element 0 is at offset 0 (no negative output strides)
+        const float wrong = *previous ? first + **previous + 1.0f : first;
+        *previous = first;
+        std::memcpy(b.output.data, &wrong, sizeof wrong);
+        return r;
+      });
+}
+
+TEST(EngineCertify, StateKeptByOneKernelIsBisectedAcrossManyCallsOfOthers) {
+  const fs::path dir = scratch("kernel_state");
+  auto o = smoke_options(dir.string(), {}, FeatureLevel::L5_0);  // every operator, interleaved
+  o.stop_after_failures = 1;
+  std::string error;
+  const auto report = engine::run_certification(o, sum_carried_over, test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_EQ(report->failures.size(), 1u);
+  const cert::Failure& f = report->failures.front();
+  EXPECT_THAT(f.where, ::testing::HasSubstr("REDUCE.SUM/"));
+  EXPECT_EQ(f.confirmation, "state-dependent") << f.detail;
+  const LoadedCases sequence = load_case_file(f.sequence);
+  ASSERT_EQ(sequence.cases.size(), 2u) << f.sequence;
+  EXPECT_EQ(reduce_function(sequence.cases.front().op), ReduceFunction::SUM);
+  fs::remove_all(dir);
+}
+
 // SCATTER_ND that writes part of its output, then rejects what the reference rejects: out-of-range
 // indices (class U, docs/semantics.md: a rejection leaves every output byte as it was).
 TEST(EngineCertify, PartialWriteThenRejectFailsAClassUCase) {

@@ -111,8 +111,22 @@ FaultRecord SharedCallMemory::fault_record() const {
   return record;
 }
 
+std::vector<LateWriteLog::Entry> SharedCallMemory::late_writes(uint32_t from, uint32_t* claimed) const {
+  *claimed = 0;
+  if (!base_) return {};
+  auto* log = reinterpret_cast<LateWriteLog*>(base_ + LateWriteLog::kOffset);
+  *claimed = __atomic_load_n(&log->claimed, __ATOMIC_ACQUIRE);
+  std::vector<LateWriteLog::Entry> out;
+  for (uint32_t i = from; i < std::min(*claimed, LateWriteLog::kEntries); ++i) {
+    const LateWriteLog::Entry& e = log->entries[i];
+    if (__atomic_load_n(&e.ready, __ATOMIC_ACQUIRE) != 1) break;  // still being written
+    out.push_back(e);
+  }
+  return out;
+}
+
 void SharedCallMemory::clear_fault_record() {
-  std::memset(base_, 0, sizeof(FaultRecord));
+  std::memset(base_, 0, LateWriteLog::kOffset + sizeof(LateWriteLog));
 }
 
 bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, std::string* why) {

@@ -56,6 +56,27 @@ struct FaultRecord {
   uint64_t call;   // the call it happened in, or after (LateWrite)
 };
 
+// Late writes the child lived through, after the fault record on the first page. A thread the
+// plugin left running that writes into a retired call's bindings is noted here, the retired
+// arena becomes private scratch memory, and the thread goes on: the process lives, so another
+// call's thread that writes later still shows (threads run in no set order). Past kEntries the
+// child dies of the next one, as with any fault.
+struct LateWriteLog {
+  static constexpr uint64_t kOffset = 256;  // from the start of the first page
+  static constexpr uint32_t kEntries = 96;
+  struct Entry {
+    uint64_t call;
+    int64_t offset;  // of the address from the start of the binding
+    uint32_t role;   // a Role value, or kRoleCount
+    uint32_t ready;  // 1 once the fields above are written
+  };
+  uint32_t claimed;  // entries taken, possibly past kEntries
+  uint32_t unused;
+  Entry entries[kEntries];
+};
+static_assert(LateWriteLog::kOffset >= sizeof(FaultRecord));
+static_assert(LateWriteLog::kOffset + sizeof(LateWriteLog) <= 4096, "the log shares the first page");
+
 // The harness's half: a memfd it grows as calls need, into which it places each call's bindings
 // (canaries, then data) and from which it reads the output back.
 class SharedCallMemory {
@@ -80,7 +101,10 @@ class SharedCallMemory {
   void copy_output(const CallLayout& layout, MutableBuffer dst) const;
   const std::byte* region_data(const CallLayout& layout, Role r) const;
   FaultRecord fault_record() const;
-  // A new child starts with no record: a stale one would blame its death on an earlier child.
+  // The late writes logged from entry `from` on that are complete, and how many the child claimed.
+  std::vector<LateWriteLog::Entry> late_writes(uint32_t from, uint32_t* claimed) const;
+  // A new child starts with no record and an empty log: a stale one would blame its death (or a
+  // late write) on an earlier child.
   void clear_fault_record();
 
  private:

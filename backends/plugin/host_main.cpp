@@ -2,7 +2,8 @@
 // a built-in by name), maps each call's buffers from shared memory behind guard pages
 // (call_memory.h), and runs the calls the harness sends over its socket. After a call its
 // bindings are retired: the pages stay reserved but inaccessible, so a thread the plugin left
-// running faults at its next write and is caught there, named with the call it belongs to.
+// running faults at its next write and is caught there, named with the call it belongs to; the
+// child notes it (LateWriteLog), gives the thread scratch memory there, and lives on.
 // When the backend faults, the signal handler notes what the address hit in the shared fault
 // page and the process dies; the harness turns that into a result for the right case and starts
 // a fresh host.
@@ -45,6 +46,7 @@ struct HandlerState {
   Retired retired[kRetiredSlots];        // earlier calls' reserved, inaccessible arenas
   size_t next_retired = 0;
   FaultRecord* record = nullptr;
+  LateWriteLog* late_writes = nullptr;
 };
 HandlerState g_state;
 
@@ -63,9 +65,11 @@ void on_fault(int sig, siginfo_t* info, void*) {
       offset = hit.offset;
     }
   }
+  const Retired* late = nullptr;
   if (fault == Fault::Crash)
     for (const Retired& r : s.retired)
       if (addr >= r.begin && addr < r.end) {
+        late = &r;
         fault = Fault::LateWrite;
         call = r.call;
         offset = static_cast<int64_t>(addr - r.begin);
@@ -75,6 +79,22 @@ void on_fault(int sig, siginfo_t* info, void*) {
             offset = static_cast<int64_t>(addr - r.data[role_index]);
           }
       }
+  if (late && s.late_writes) {
+    const uint32_t i = __atomic_fetch_add(&s.late_writes->claimed, 1u, __ATOMIC_ACQ_REL);
+    if (i < LateWriteLog::kEntries) {
+      LateWriteLog::Entry& e = s.late_writes->entries[i];
+      e.call = call;
+      e.offset = offset;
+      e.role = role;
+      __atomic_store_n(&e.ready, 1u, __ATOMIC_RELEASE);
+      // The whole retired arena becomes private scratch memory that no call uses, and the write
+      // that faulted runs again there. The address range stays this call's until its slot goes.
+      void* scratch =
+          ::mmap(reinterpret_cast<void*>(late->begin), late->end - late->begin, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+      if (scratch != MAP_FAILED) return;
+    }
+  }
   if (s.record) {
     s.record->fault = static_cast<uint32_t>(fault);
     s.record->signal = static_cast<uint32_t>(sig);
@@ -183,6 +203,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   g_state.record = static_cast<FaultRecord*>(record);
+  g_state.late_writes =
+      reinterpret_cast<LateWriteLog*>(static_cast<std::byte*>(record) + LateWriteLog::kOffset);
   install_handlers();
 
   const std::string spec = argv[1];

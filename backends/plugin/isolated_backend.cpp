@@ -15,8 +15,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "dmlcert/interrupt.h"
 #include "plugin/abi_convert.h"
@@ -142,29 +144,41 @@ class IsolatedBackend : public Backend {
                  : "the backend process " + describe_exit(exit_status_) + " while shutting down";
   }
 
-  std::optional<LateFault> settle(double seconds) override {
-    if (pid_ < 0 || calls_ == 0) return std::nullopt;
-    // A late write kills the child (its bindings are inaccessible after the call): wait for that,
-    // then make sure with a round trip.
+  std::vector<LateFault> settle(double seconds) override {
+    if (pid_ < 0 || calls_ == 0) return std::move(pending_late_);
+    // A late write of the last call shows in the child's log (or kills it): wait for one, then
+    // make sure with a round trip.
     const auto until =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    while (Clock::now() < until && !exited()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    uint32_t claimed = 0;
+    auto logged_since = [&] {
+      memory_.late_writes(late_seen_, &claimed);
+      return claimed > late_seen_;
+    };
+    while (Clock::now() < until && !exited() && !logged_since())
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (exited()) {
+      collect_late_writes(0, nullptr);
       note_late_fault_or_drop();  // the child is gone: what its fault record says
     } else {
       ExecResult probe;
       ping(probe, calls_);
-      if (probe.fault != Fault::None) pending_late_ = LateFault{calls_, probe.fault, probe.message};
+      collect_late_writes(0, nullptr);
+      if (probe.fault != Fault::None) pending_late_.push_back(LateFault{calls_, probe.fault, probe.message});
     }
-    std::optional<LateFault> late = std::move(pending_late_);
-    pending_late_.reset();
-    return late;
+    return std::exchange(pending_late_, {});
   }
 
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
     ExecResult result;
     // A child that died since the last call: a late fault of that call, reported now.
-    if (pid_ >= 0 && exited()) note_late_fault_or_drop();
+    if (pid_ >= 0 && exited()) {
+      collect_late_writes(0, nullptr);
+      note_late_fault_or_drop();
+    } else if (pid_ >= 0 && retire_child_) {
+      collect_late_writes(0, nullptr);
+      stop(/*graceful=*/false);
+    }
     for (int attempt = 0;; ++attempt) {
       std::string error;
       if (pid_ < 0 && !start(&error))
@@ -185,9 +199,33 @@ class IsolatedBackend : public Backend {
  private:
   // Per-call results carry what happened to earlier calls, once.
   ExecResult finish(ExecResult r) {
-    r.late = std::move(pending_late_);
-    pending_late_.reset();
+    r.late = std::exchange(pending_late_, {});
     return r;
+  }
+
+  // The late writes the child logged since the last look: the call `current`'s own go to `own`,
+  // the others' to pending_late_, one per call.
+  void collect_late_writes(uint64_t current, ExecResult* own) {
+    uint32_t claimed = 0;
+    const auto entries = memory_.late_writes(late_seen_, &claimed);
+    late_seen_ += static_cast<uint32_t>(entries.size());
+    for (const LateWriteLog::Entry& e : entries) {
+      if (!late_reported_.insert(e.call).second) continue;
+      const std::string message = late_write_message(e.role, e.offset);
+      if (own && e.call == current) {
+        if (own->fault == Fault::None) own->fault = Fault::LateWrite, own->message = message;
+      } else {
+        pending_late_.push_back(LateFault{e.call, Fault::LateWrite, message, /*ended_process=*/false});
+      }
+    }
+    // A full log: the next late write would end the child. A fresh one before the next call.
+    if (claimed >= LateWriteLog::kEntries / 2) retire_child_ = true;
+  }
+
+  static std::string late_write_message(uint32_t role, int64_t offset) {
+    const std::string where = role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(role))) : "?";
+    return "wrote to the " + where + " binding after the call had returned (byte offset " +
+           std::to_string(offset) + ")";
   }
 
   static size_t functions_of(OpKind op) { return has_function(op) ? kReduceFunctionCount : 1; }
@@ -240,6 +278,7 @@ class IsolatedBackend : public Backend {
       // A thread the plugin left running faults on the retired bindings at its next write; a
       // round trip right after the call catches the usual case, a write loop, in this call.
       if (result.fault == Fault::None) ping(result, id);
+      collect_late_writes(id, &result);
       memory_.copy_output(layout, b.output);
     }
     result.call = id;
@@ -443,9 +482,9 @@ class IsolatedBackend : public Backend {
     if (record.magic == FaultRecord::kMagic) {
       note_late_fault(record);
     } else if (calls_ > 0) {
-      pending_late_ =
+      pending_late_.push_back(
           LateFault{calls_, Fault::Crash,
-                    "the backend process " + describe_exit(exit_status_) + " after the call had returned"};
+                    "the backend process " + describe_exit(exit_status_) + " after the call had returned"});
     }
     kill_group();  // whatever it forked
     forget_child(pid_);
@@ -453,17 +492,13 @@ class IsolatedBackend : public Backend {
     close_fds();
   }
   void note_late_fault(const FaultRecord& record) {
-    const std::string where =
-        record.role < kRoleCount ? std::string(dmlcert::name(static_cast<Role>(record.role))) : "?";
     if (record.fault == static_cast<uint32_t>(Fault::LateWrite))
-      pending_late_ =
-          LateFault{record.call, Fault::LateWrite,
-                    "wrote to the " + where + " binding after the call had returned (byte offset " +
-                        std::to_string(record.offset) + ")"};
+      pending_late_.push_back(
+          LateFault{record.call, Fault::LateWrite, late_write_message(record.role, record.offset)});
     else
-      pending_late_ = LateFault{record.call, Fault::Crash,
-                                "the backend process crashed (signal " + std::to_string(record.signal) +
-                                    ") after the call had returned"};
+      pending_late_.push_back(LateFault{record.call, Fault::Crash,
+                                        "the backend process crashed (signal " +
+                                            std::to_string(record.signal) + ") after the call had returned"});
   }
 
   bool start(std::string* error) {
@@ -478,7 +513,11 @@ class IsolatedBackend : public Backend {
       *error = std::string("pipe: ") + std::strerror(errno);
       return false;
     }
+    collect_late_writes(0, nullptr);  // what the last child logged before it went
     memory_.clear_fault_record();
+    late_seen_ = 0;
+    late_reported_.clear();
+    retire_child_ = false;
     const int child_sock = high_fd(sv[1]), child_out = high_fd(out[1]);
     sock_ = sv[0];
     out_fd_ = out[0];
@@ -599,7 +638,10 @@ class IsolatedBackend : public Backend {
   bool reaped_ = false;  // waitpid has collected pid_ (its status is exit_status_)
   uint64_t calls_ = 0;
   bool rerun_ = false;
-  std::optional<LateFault> pending_late_;
+  std::vector<LateFault> pending_late_;
+  uint32_t late_seen_ = 0;            // entries of the child's LateWriteLog read
+  std::set<uint64_t> late_reported_;  // calls whose late write was reported
+  bool retire_child_ = false;         // the log is half full: a fresh child before the next call
   Captured captured_;
   std::string name_;
   FeatureLevel max_level_ = FeatureLevel::L1_0;

@@ -126,7 +126,7 @@ class Certification {
         next_checkpoint = elapsed() + o_.checkpoint_seconds;
       }
     }
-    if (auto late = engine_->settle()) count_earlier(*late);
+    for (const Failure& late : engine_->settle()) count_earlier(late);
     if (report_.stopped.empty()) shut_down();
     const auto catalog_index = [](const std::string& id) {
       const auto rules = rule_catalog();

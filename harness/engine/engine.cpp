@@ -15,18 +15,31 @@ namespace {
 namespace fs = std::filesystem;
 
 // The cases of a backend process kept for bisecting a state-dependent failure: the process's
-// first calls (a scratch buffer sized by the first call) and its latest ones (a plan cache).
-constexpr size_t kFirstCases = 8, kRecentCases = 56;
+// first calls (a scratch buffer sized by the first call), its latest ones (a plan cache) and the
+// latest of each operator and REDUCE function (an accumulator a kernel leaves for its next call).
+constexpr size_t kFirstCases = 8, kRecentCases = 56, kRecentOfKernel = 16;
 // Trials a bisection may spend, each a fresh process running a few cases.
 constexpr int kBisectTrials = 48;
-// The latest cases tried alone before the process's first ones.
+// The latest cases (of the failing case's operator, then of any) tried alone before the
+// process's first ones.
 constexpr size_t kLatestSingles = 8;
 // Calls remembered for naming the case of a late fault. A late fault shows at the latest when the
 // process dies, which is at the next call that touches the retired bindings' pages or sooner.
 constexpr size_t kRememberedCalls = 64;
+// How often a call runs again because a process died with its threads (the threads of a process
+// run in no set order, so another call's late write can end the process before this one's shows).
+constexpr int kSuspectReruns = 1;
 // How long a call replayed alone is watched for a late fault: the test plugins' and the usual
 // real case, a thread that outlives its call by milliseconds.
 constexpr double kLateSettleSeconds = 0.25;
+
+// The kernels whose state a case may share with earlier ones: its operator, and its operator and
+// REDUCE function.
+std::vector<std::string> state_keys(const Case& c) {
+  std::vector<std::string> keys{std::string(name(op_kind(c.op)))};
+  if (const auto f = reduce_function(c.op)) keys.push_back(keys.front() + "." + std::string(name(*f)));
+  return keys;
+}
 
 bool is_late_fault(Outcome o) {
   return o == Outcome::LateWrite;
@@ -153,53 +166,58 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
     out.interrupted = true;
     return out;
   }
-  if (out.report.exec.call) {
-    calls_.push_back({out.report.exec.call, key, out.c});
-    if (calls_.size() > kRememberedCalls) calls_.pop_front();
-  }
-  if (const auto& late = out.report.exec.late) {
-    if (auto f = late_failure(*late)) out.earlier.push_back(std::move(*f));
-    // The process died of that fault, and with it any thread a call between the two had left
-    // running: those calls' own late writes can only show when each runs alone. The call that
-    // revealed the fault ran again in a fresh process (or ran in one already), which lives on:
-    // its own late write, if any, shows like any other.
-    std::vector<const Call*> between;
-    for (const Call& later : calls_)
-      if (later.id > late->call && later.id != out.report.exec.call) between.push_back(&later);
-    for (Failure& f : late_failures_again(between)) out.earlier.push_back(std::move(f));
-  }
+  note_call(out.report, key, out.c, 0, out.earlier);
   if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
   remember(out.c, out.report.outcome, shrinkable);
+  rerun_suspects(out.earlier);
   return out;
 }
 
-std::optional<Failure> Engine::settle() {
-  if (auto late = under_test_.settle(kLateSettleSeconds)) return late_failure(*late);
-  return std::nullopt;
+void Engine::note_call(const CaseReport& r, const std::string& key, const Case& c, int reruns,
+                       std::vector<Failure>& found) {
+  for (const LateFault& late : r.exec.late) late_fault(late, found);
+  if (r.exec.call) {
+    calls_.push_back({r.exec.call, key, c, process_, reruns, r.outcome == Outcome::Passed});
+    if (calls_.size() > kRememberedCalls) calls_.pop_front();
+  }
+  if (restarts_process(r.outcome)) ++process_;
 }
 
-std::vector<Failure> Engine::late_failures_again(std::vector<const Call*> pending) {
-  // The calls run again in order in one fresh process, as they ran the first time. A late fault
-  // names its call; the calls after that one ran in a process that then died, so they go again in
-  // the next one. One process and one settle per late fault, not one per call.
+void Engine::late_fault(const LateFault& late, std::vector<Failure>& found) {
+  if (auto f = late_failure(late)) found.push_back(std::move(*f));
+  if (!late.ended_process) return;
+  // The process died of that fault, and with it any thread another of its calls had left running,
+  // before or after the blamed one: those calls' own late writes show only when they run again.
+  // The call that revealed the fault ran again in a fresh process already (Backend::execute).
+  for (const Call& other : calls_)
+    if (other.process == process_ && other.id != late.call && other.passed && other.reruns < kSuspectReruns)
+      suspects_.push_back({0, other.key, other.c, 0, other.reruns + 1, false});
+  ++process_;
+  forget_history();
+}
+
+void Engine::rerun_suspects(std::vector<Failure>& found) {
+  while (!suspects_.empty() && !stop_requested()) {
+    const Call suspect = std::move(suspects_.front());
+    suspects_.pop_front();
+    const CaseReport r = runner_.run(suspect.c);
+    note_call(r, suspect.key, suspect.c, suspect.reruns, found);
+    remember(suspect.c, r.outcome, std::nullopt);
+    // Its own thread, caught right after the call (the round trip after it).
+    if (r.exec.call && r.exec.fault == Fault::LateWrite)
+      if (auto f = late_failure({r.exec.call, r.exec.fault, r.exec.message + ", when run again"}))
+        found.push_back(std::move(*f));
+  }
+}
+
+std::vector<Failure> Engine::settle() {
   std::vector<Failure> found;
-  while (!pending.empty() && fresh_ && !stop_requested()) {
-    std::unique_ptr<Backend> backend = fresh_();
-    if (!backend) break;
-    Runner runner(*backend, oracle_, options_.run);
-    std::map<uint64_t, size_t> position;  // this process's call ids -> index in `pending`
-    std::optional<LateFault> late;
-    for (size_t i = 0; i < pending.size() && !late; ++i) {
-      const CaseReport r = runner.run(pending[i]->c);
-      if (r.exec.call) position[r.exec.call] = i;
-      late = r.exec.late;
-    }
-    if (!late) late = backend->settle(kLateSettleSeconds);
-    const auto at = late ? position.find(late->call) : position.end();
-    if (at == position.end()) break;
-    if (auto f = late_failure({pending[at->second]->id, late->fault, late->message + ", when run again"}))
-      found.push_back(std::move(*f));
-    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(at->second) + 1);
+  rerun_suspects(found);
+  while (!stop_requested()) {
+    const std::vector<LateFault> late = under_test_.settle(kLateSettleSeconds);
+    if (late.empty()) break;
+    for (const LateFault& l : late) late_fault(l, found);
+    rerun_suspects(found);
   }
   return found;
 }
@@ -244,13 +262,20 @@ Case Engine::Remembered::get() const {
   return c;
 }
 
+void Engine::forget_history() {
+  first_cases_.clear();
+  recent_cases_.clear();
+  recent_of_kernel_.clear();
+  remembered_ = 0;
+}
+
 void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   if (restarts_process(outcome)) {
-    first_cases_.clear();
-    recent_cases_.clear();
+    forget_history();
     return;
   }
   Remembered r;
+  r.order = remembered_++;
   if (shrinkable) {
     r.shrinkable = shrinkable;
     r.name = c.name;
@@ -261,6 +286,11 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
   if (first_cases_.size() < kFirstCases) {
     first_cases_.push_back(std::move(r));
     return;
+  }
+  for (const std::string& key : state_keys(c)) {
+    std::deque<Remembered>& of_kernel = recent_of_kernel_[key];
+    of_kernel.push_back(r);
+    if (of_kernel.size() > kRecentOfKernel) of_kernel.pop_front();
   }
   recent_cases_.push_back(std::move(r));
   if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
@@ -278,10 +308,21 @@ bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outco
 }
 
 std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) {
+  // The remembered cases in the order they ran, each once.
+  std::map<uint64_t, const Remembered*> ran;
+  for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
+  for (const Remembered& h : recent_cases_) ran.emplace(h.order, &h);
+  const std::vector<std::string> kernels = state_keys(c);
+  for (const std::string& key : kernels)
+    if (const auto same = recent_of_kernel_.find(key); same != recent_of_kernel_.end())
+      for (const Remembered& h : same->second) ran.emplace(h.order, &h);
   std::vector<Case> cases;
-  cases.reserve(first_cases_.size() + recent_cases_.size());
-  for (const Remembered& h : first_cases_) cases.push_back(h.get());
-  for (const Remembered& h : recent_cases_) cases.push_back(h.get());
+  std::vector<uint64_t> order;
+  cases.reserve(ran.size());
+  for (const auto& [position, h] : ran) {
+    cases.push_back(h->get());
+    order.push_back(position);
+  }
   std::vector<const Case*> history;
   for (const Case& h : cases) history.push_back(&h);
   auto with = [&](std::vector<const Case*> before) {
@@ -299,14 +340,28 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
     return sequence_fails(with(before), outcome);
   };
   if (history.empty() || !fails(history)) return std::nullopt;
-  // Most state bugs need one earlier call: the latest ones first (a plan cache, an accumulator),
-  // then the process's first ones (a buffer sized by the first call), then the rest.
+  // Most state bugs need one earlier call: the latest ones of the kernel first (an accumulator,
+  // a plan cache), then those of the operator, then the latest of any, then the process's first ones (a
+  // buffer sized by the first call), then the rest, latest first.
   std::vector<size_t> singles;
-  const size_t firsts = first_cases_.size();
-  for (size_t i = history.size(); i-- > firsts && singles.size() < kLatestSingles;) singles.push_back(i);
-  for (size_t i = 0; i < firsts; ++i) singles.push_back(i);
-  for (size_t i = history.size() - std::min(history.size() - firsts, kLatestSingles); i-- > firsts;)
-    singles.push_back(i);
+  std::vector<bool> queued(history.size(), false);
+  auto queue = [&](size_t i) {
+    if (!queued[i]) singles.push_back(i), queued[i] = true;
+  };
+  const uint64_t first_after_firsts = first_cases_.size();  // the process's first calls are 0, 1, ...
+  for (auto key = kernels.rbegin(); key != kernels.rend(); ++key) {  // the narrowest kernel first
+    size_t n = 0;
+    for (size_t i = history.size(); i-- > 0 && n < kLatestSingles;) {
+      const std::vector<std::string> its = state_keys(*history[i]);
+      if (order[i] >= first_after_firsts && std::find(its.begin(), its.end(), *key) != its.end())
+        queue(i), ++n;
+    }
+  }
+  for (size_t i = history.size(), n = 0; i-- > 0 && n < kLatestSingles; ++n)
+    if (order[i] >= first_after_firsts) queue(i);
+  for (size_t i = 0; i < history.size(); ++i)
+    if (order[i] < first_after_firsts) queue(i);
+  for (size_t i = history.size(); i-- > 0;) queue(i);
   for (size_t i : singles) {
     if (trials >= kBisectTrials) break;
     if (fails({history[i]})) return copies(with({history[i]}));

@@ -113,8 +113,8 @@ class Engine {
   // A case that is not a work item (a corpus case, a case of a sequence), under `key`.
   CaseOutcome run_case(const Case& c, const std::string& key);
   // At the end of a run: waits briefly for a late fault of the last call, which no later call
-  // would reveal, and returns its failure.
-  std::optional<Failure> settle();
+  // would reveal, and returns its failure and those of the calls that run again because of it.
+  std::vector<Failure> settle();
   const EngineOptions& options() const { return options_; }
   size_t failures() const { return failures_; }
 
@@ -129,8 +129,16 @@ class Engine {
   struct Call;
   // A late fault that names an earlier call: the failure of the case that made that call.
   std::optional<Failure> late_failure(const LateFault& late);
-  // The calls run again, in order, in fresh processes: the failures of those that make a late fault.
-  std::vector<Failure> late_failures_again(std::vector<const Call*> pending);
+  // What a call's result says about the backend's processes: late faults of earlier calls (their
+  // failures go to `found`), or a fault of its own that ended its process.
+  void note_call(const CaseReport& r, const std::string& key, const Case& c, int reruns,
+                 std::vector<Failure>& found);
+  // A late fault's failure; when it ended the process, the calls whose threads died with it run
+  // again (rerun_suspects).
+  void late_fault(const LateFault& late, std::vector<Failure>& found);
+  // Runs the calls that died with a process again, in the backend under test, as calls of their
+  // own cases: a late fault of theirs is theirs. Their other results are not counted again.
+  void rerun_suspects(std::vector<Failure>& found);
   // Saves, prints and counts a failure once its repro files are known. A failure past its place's
   // cap is counted, not printed (one line says so, once per place).
   void publish(Failure& f, bool investigated = true);
@@ -155,25 +163,36 @@ class Engine {
   int shrinks_ = 0, hang_confirms_ = 0;
   std::map<std::string, int> investigated_;  // place and outcome -> failures investigated there
   std::set<std::string> quiet_places_;       // places whose further failures are not printed
-  // The cases the backend's current process has run: the first few, and the latest.
+  // The cases the backend's current process has run: the first few, the latest, and the latest
+  // of each operator and of each REDUCE function (a backend keeps its state per operator or per
+  // kernel, and between two calls of one kernel a certification interleaves hundreds of others).
   // A generated case is kept as its shrinkable (which gives the same case again when asked), not
   // as a copy of its data: every case is remembered, and few are ever bisected.
   struct Remembered {
+    uint64_t order = 0;  // the position of its call in the process
     std::optional<rc::Shrinkable<Case>> shrinkable;
     std::string name, origin;   // what the engine set on the generated case
     std::optional<Case> given;  // a case that was not generated
     Case get() const;
   };
+  uint64_t remembered_ = 0;
+  void forget_history();  // the backend's process is gone
   std::vector<Remembered> first_cases_;
   std::deque<Remembered> recent_cases_;
+  std::map<std::string, std::deque<Remembered>> recent_of_kernel_;  // state_keys()
   // The latest calls of the backend under test, across process restarts, so that a late fault
   // can name the case whose call it belongs to.
   struct Call {
     uint64_t id = 0;
     std::string key;
     Case c;
+    uint64_t process = 0;  // which of the backend's processes ran it (process_)
+    int reruns = 0;        // how often it ran again because its process died
+    bool passed = false;
   };
   std::deque<Call> calls_;
+  uint64_t process_ = 0;       // counts the backend's process restarts
+  std::deque<Call> suspects_;  // calls whose threads died with a process, to run again
 };
 
 // The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).

@@ -153,8 +153,8 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   r.exec = execute_guarded(under_test_, c, *buffers);
   r.executed = true;
   if (options_.settle_seconds > 0 && r.exec.fault == Fault::None)
-    if (auto late = under_test_.settle(options_.settle_seconds); late && late->call == r.exec.call)
-      r.exec.fault = late->fault, r.exec.message = late->message;
+    for (const LateFault& late : under_test_.settle(options_.settle_seconds))
+      if (late.call == r.exec.call) r.exec.fault = late.fault, r.exec.message = late.message;
   const ExecResult& exec = r.exec;
   if (exec.not_asked && exec.fault == Fault::None)
     return finish(r, Outcome::Skipped, "not asked: " + exec.message);

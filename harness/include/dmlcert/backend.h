@@ -54,6 +54,9 @@ struct LateFault {
   uint64_t call = 0;
   Fault fault = Fault::LateWrite;  // or Crash: the process died after the call had returned
   std::string message;
+  // Whether the backend's process ended with it, and with it any thread another call had left
+  // running (a crash does; an isolated backend survives a late write).
+  bool ended_process = true;
 };
 
 struct ExecResult {
@@ -63,11 +66,11 @@ struct ExecResult {
   // Built-in backends say which rules a rejected descriptor broke; plugins may leave it empty.
   std::vector<Violation> violations;
   // Isolated backends: this call's sequence number, what the backend printed during it (capped),
-  // and a late fault of an earlier call.
+  // and the late faults of earlier calls that came to light with it.
   uint64_t call = 0;
   std::string output_text;
   uint64_t output_dropped = 0;  // bytes printed beyond the cap
-  std::optional<LateFault> late;
+  std::vector<LateFault> late;
   // The backend was never asked: its interface cannot carry this case (a C ABI plugin cannot be
   // given strides of another length than its sizes, say). The status is the boundary's own.
   bool not_asked = false;
@@ -94,13 +97,13 @@ class Backend {
   // Whether rejections carry rule IDs in ExecResult::violations (built-ins do, plugins need not).
   virtual bool reports_rules() const { return false; }
   virtual ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& buffers) = 0;
-  // Waits up to `seconds` after the last call for a late fault of it (a thread the backend left
+  // Waits up to `seconds` after the last call for late faults (a thread the backend left
   // running that writes into the call's bindings later). Isolated backends can tell; in-process
   // backends cannot and say nothing. Used where a failure is confirmed or replayed alone, with no
   // later call to reveal the fault.
-  virtual std::optional<LateFault> settle(double seconds) {
+  virtual std::vector<LateFault> settle(double seconds) {
     (void)seconds;
-    return std::nullopt;
+    return {};
   }
   // Ends the backend now, as its last user would, and says what went wrong doing so (an isolated
   // backend's process that crashed in its destroy function); empty when nothing did. No call may
