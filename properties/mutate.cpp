@@ -11,24 +11,34 @@ void prepend_unit(TensorDesc& t) {
   if (t.strides) t.strides->insert(t.strides->begin(), 1);
 }
 
-void prepend_unit_dim_everywhere(Case& c) {
-  for (Role r : roles(op_kind(c.op))) prepend_unit(*tensor(c.op, r));
-  visit(c.op, [](auto& d) {
+namespace {
+
+// Calls f(kind, value, unit) for each parameter of the case's descriptor but the REDUCE function:
+// `value` is a dimension index or count (an integer) or an array (a vector).
+template <class F>
+void for_each_dimension_param(Case& c, F&& f) {
+  visit(c.op, [&](auto& d) {
     using D = std::decay_t<decltype(d)>;
     for_each_param_field<D>([&](const auto& field) {
       auto& v = d.*field.member;
-      using V = std::decay_t<decltype(v)>;
-      if constexpr (std::is_same_v<V, ReduceFunction>) {
-        return;
-      } else if constexpr (std::is_integral_v<V>) {
-        if (field.kind == ParamKind::Axis) ++v;
-      } else {
-        if (field.kind == ParamKind::PerDimension)
-          v.insert(v.begin(), static_cast<typename V::value_type>(field.unit));
-        else if (field.kind == ParamKind::AxisList)
-          for (auto& a : v) ++a;
-      }
+      if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, ReduceFunction>) f(field.kind, v, field.unit);
     });
+  });
+}
+
+}  // namespace
+
+void prepend_unit_dim_everywhere(Case& c) {
+  for (Role r : roles(op_kind(c.op))) prepend_unit(*tensor(c.op, r));
+  for_each_dimension_param(c, [](ParamKind kind, auto& v, int64_t unit) {
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (std::is_integral_v<V>) {
+      if (kind == ParamKind::Axis) ++v;
+    } else if (kind == ParamKind::PerDimension) {
+      v.insert(v.begin(), static_cast<typename V::value_type>(unit));
+    } else if (kind == ParamKind::AxisList) {
+      for (auto& a : v) ++a;
+    }
   });
 }
 
@@ -37,31 +47,22 @@ bool drop_leading_unit_dim_everywhere(Case& c) {
     const TensorDesc& t = *tensor(c.op, r);
     if (t.rank() < 2 || t.sizes.front() != 1) return false;
   }
+  const uint32_t rank = tensor(c.op, Role::OUTPUT)->rank() - 1;
   bool ok = true;
-  visit(c.op, [&](auto& d) {
-    using D = std::decay_t<decltype(d)>;
-    const uint32_t rank = d.output.rank() - 1;
-    for_each_param_field<D>([&](const auto& field) {
-      auto& v = d.*field.member;
-      using V = std::decay_t<decltype(v)>;
-      if constexpr (std::is_same_v<V, ReduceFunction>) {
-        return;
-      } else if constexpr (std::is_integral_v<V>) {
-        if (field.kind == ParamKind::Axis) ok = ok && v-- > 0;
-        // A count of every dimension makes the first one meaningful (SCATTER_ND's tuples start there).
-        if (field.kind == ParamKind::Count) ok = ok && v <= rank;
-      } else {
-        if (field.kind == ParamKind::PerDimension) {
-          ok = ok && !v.empty();
-          if (!v.empty()) v.erase(v.begin());
-        } else if (field.kind == ParamKind::AxisList) {
-          // Reducing over a dimension of 1 leaves the values as they are: the axis goes with it.
-          std::erase(v, 0u);
-          ok = ok && !v.empty();
-          for (auto& a : v) --a;
-        }
-      }
-    });
+  for_each_dimension_param(c, [&](ParamKind kind, auto& v, int64_t) {
+    if constexpr (std::is_integral_v<std::decay_t<decltype(v)>>) {
+      if (kind == ParamKind::Axis) ok = ok && v-- > 0;
+      // A count of every dimension makes the first one meaningful (SCATTER_ND's tuples start there).
+      if (kind == ParamKind::Count) ok = ok && v <= rank;
+    } else if (kind == ParamKind::PerDimension) {
+      ok = ok && !v.empty();
+      if (!v.empty()) v.erase(v.begin());
+    } else if (kind == ParamKind::AxisList) {
+      // Reducing over a dimension of 1 leaves the values as they are: the axis goes with it.
+      std::erase(v, 0u);
+      ok = ok && !v.empty();
+      for (auto& a : v) --a;
+    }
   });
   if (!ok) return false;
   for (Role r : roles(op_kind(c.op))) {
@@ -73,15 +74,10 @@ bool drop_leading_unit_dim_everywhere(Case& c) {
 }
 
 void append_param_entry(Case& c) {
-  visit(c.op, [](auto& d) {
-    using D = std::decay_t<decltype(d)>;
-    for_each_param_field<D>([&](const auto& field) {
-      auto& v = d.*field.member;
-      using V = std::decay_t<decltype(v)>;
-      if constexpr (!std::is_integral_v<V> && !std::is_same_v<V, ReduceFunction>)
-        if (field.kind == ParamKind::PerDimension)
-          v.push_back(static_cast<typename V::value_type>(field.unit));
-    });
+  for_each_dimension_param(c, [](ParamKind kind, auto& v, int64_t unit) {
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (!std::is_integral_v<V>)
+      if (kind == ParamKind::PerDimension) v.push_back(static_cast<typename V::value_type>(unit));
   });
 }
 

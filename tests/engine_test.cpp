@@ -52,6 +52,19 @@ engine::CertifyOptions smoke_options(const std::string& dir, std::vector<OpKind>
   return o;
 }
 
+// A certification whose backends are mocks over the reference that answer `wrong` first, counting
+// the backends it makes (the one under test, then one per fresh process it asks for).
+std::optional<cert::Report> certify_counting(const engine::CertifyOptions& o, Wrong wrong, int* opened,
+                                             std::string* error) {
+  return engine::run_certification(
+      o,
+      [wrong, opened] {
+        ++*opened;
+        return mock_over_reference(wrong);
+      },
+      test::reference_oracle(), error);
+}
+
 fs::path scratch(const std::string& name) {
   return test::scratch_dir("engine_test_" + name);
 }
@@ -283,13 +296,7 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
       };
     int opened = 0;
     std::string error;
-    const auto report = engine::run_certification(
-        o,
-        [&] {
-          ++opened;
-          return mock_over_reference(off_by_one);
-        },
-        test::reference_oracle(), &error);
+    const auto report = certify_counting(o, off_by_one, &opened, &error);
     ASSERT_TRUE(report) << error;
     ASSERT_FALSE(report->failures.empty());
     int reproduced = 0;
@@ -317,13 +324,7 @@ TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
   o.budget.per_cell_mode = 4;  // eight cases a cell: past the cap of two
   int opened = 0;
   std::string error;
-  const auto report = engine::run_certification(
-      o,
-      [&] {
-        ++opened;
-        return mock_over_reference(int32_sum_off_by_one);
-      },
-      test::reference_oracle(), &error);
+  const auto report = certify_counting(o, int32_sum_off_by_one, &opened, &error);
   ASSERT_TRUE(report) << error;
   std::map<std::string, int> failures, reproduced;
   for (const cert::Failure& f : report->failures) {
