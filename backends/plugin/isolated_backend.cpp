@@ -145,7 +145,7 @@ class IsolatedBackend : public Backend {
   }
 
   std::vector<LateFault> settle(double seconds) override {
-    if (pid_ < 0 || calls_ == 0) return std::move(pending_late_);
+    if (pid_ < 0 || calls_ == 0) return std::exchange(pending_late_, {});
     // A late write of the last call shows in the child's log (or kills it): wait for one, then
     // make sure with a round trip.
     const auto until =
@@ -492,13 +492,15 @@ class IsolatedBackend : public Backend {
     close_fds();
   }
   void note_late_fault(const FaultRecord& record) {
-    if (record.fault == static_cast<uint32_t>(Fault::LateWrite))
-      pending_late_.push_back(
-          LateFault{record.call, Fault::LateWrite, late_write_message(record.role, record.offset)});
-    else
+    if (record.fault == static_cast<uint32_t>(Fault::LateWrite)) {
+      if (late_reported_.insert(record.call).second)  // not logged already (the log gives one per call)
+        pending_late_.push_back(
+            LateFault{record.call, Fault::LateWrite, late_write_message(record.role, record.offset)});
+    } else {
       pending_late_.push_back(LateFault{record.call, Fault::Crash,
                                         "the backend process crashed (signal " +
                                             std::to_string(record.signal) + ") after the call had returned"});
+    }
   }
 
   bool start(std::string* error) {
