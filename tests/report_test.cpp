@@ -2,6 +2,7 @@
 // end up inside HTML and JUnit XML.
 #include "report.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -119,6 +120,19 @@ TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
   EXPECT_FALSE(groups[0].known);
   EXPECT_TRUE(groups[3].known);
   EXPECT_EQ(groups[3].failures.front()->where, "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
+}
+
+// Every format counts its failures and causes in words that agree with the numbers.
+TEST(FailureGroups, EveryFormatCountsOneCauseInTheSingular) {
+  Report r;
+  r.shards = {Shard{}};
+  r.failures = {failure("cells/SLICE/input/FLOAT16/r3/random/0", "wrong output: 1 of 4 elements differ")};
+  EXPECT_THAT(to_text(r), ::testing::HasSubstr("Failures by cause (1 in 1 group)"));
+  EXPECT_THAT(to_markdown(r, ""), ::testing::HasSubstr("## Failures by cause (1 failure, 1 cause)"));
+  EXPECT_THAT(to_html(r, ""), ::testing::HasSubstr("<p>1 failure, 1 cause, most frequent first.</p>"));
+  r.failures.push_back(
+      failure("cells/SLICE1/input/FLOAT16/r3/random/0", "wrong output: 2 of 4 elements differ"));
+  EXPECT_THAT(to_markdown(r, ""), ::testing::HasSubstr("(2 failures, 2 causes)"));
 }
 
 // A cell is judged on the cases in the scope. Cases the backend does not claim (unimplemented)

@@ -71,8 +71,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
   const auto groups = group_failures(r);
   std::map<std::string, size_t> group_of_cell;  // cell key -> group number
   if (!groups.empty()) {
-    out << "<h2>Failures by cause</h2>\n<p>" << r.failures.size() << " failures, " << groups.size()
-        << " causes, most frequent first.</p>\n";
+    out << "<h2>Failures by cause</h2>\n<p>" << counted(r.failures.size(), "failure") << ", "
+        << counted(groups.size(), "cause") << ", most frequent first.</p>\n";
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
       out << "<div class=\"group" << (g.known ? " known" : "") << "\" id=\"cause-" << gi + 1 << "\"><h3>"

@@ -60,8 +60,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
 
   const auto groups = group_failures(r);
   if (!groups.empty()) {
-    out << "\n## Failures by cause (" << r.failures.size() << " failures, " << groups.size()
-        << " causes)\n\n";
+    out << "\n## Failures by cause (" << counted(r.failures.size(), "failure") << ", "
+        << counted(groups.size(), "cause") << ")\n\n";
     for (const FailureGroup& g : groups) {
       const Failure& first = *g.failures.front();
       out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size()

@@ -20,6 +20,11 @@ struct FailureGroup {
 };
 std::vector<FailureGroup> group_failures(const Report& r);
 
+// A count and its noun: "1 cause", "2 causes".
+inline std::string counted(size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 // The key a failure counts against, as failing_keys() and --expect name it: a cell
 // ("SLICE1/output/INT8/r3"), a rule check ("invalid/SLICE1.WINDOW_BOUNDS") or "corpus/NAME".
 std::string failing_key_of(const Failure& f);

@@ -88,7 +88,7 @@ std::string to_text(const Report& r) {
 
   const auto groups = group_failures(r);
   if (!groups.empty()) {
-    out << "Failures by cause (" << r.failures.size() << " in " << groups.size() << " groups):\n";
+    out << "Failures by cause (" << r.failures.size() << " in " << counted(groups.size(), "group") << "):\n";
     size_t shown = 0;
     for (const FailureGroup& g : groups) {
       if (shown++ == 12) {
