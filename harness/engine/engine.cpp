@@ -23,15 +23,19 @@ constexpr int kBisectTrials = 48;
 // The latest cases (of the failing case's operator, then of any) tried alone before the
 // process's first ones.
 constexpr size_t kLatestSingles = 8;
-// Calls remembered for naming the case of a late fault. A late fault shows at the latest when the
-// process dies, which is at the next call that touches the retired bindings' pages or sooner.
+// Calls remembered for naming the case of a late fault. A late write shows in the host's log,
+// read after every call; a crash after a call, when the next call finds the process gone.
 constexpr size_t kRememberedCalls = 64;
 // How often a call runs again because a process died with its threads (the threads of a process
 // run in no set order, so another call's late write can end the process before this one's shows).
 constexpr int kSuspectReruns = 1;
-// How long a call replayed alone is watched for a late fault: the test plugins' and the usual
+// How long the last call of a run is watched for a late fault: the test plugins' and the usual
 // real case, a thread that outlives its call by milliseconds.
 constexpr double kLateSettleSeconds = 0.25;
+// How long a confirmation watches its call. The wait ends as soon as the fault shows, so only a
+// fault that does not come back costs all of it; on a loaded machine a thread that sleeps 3 ms
+// has been seen to write after more than a quarter of a second.
+constexpr double kConfirmSettleSeconds = 2.0;
 
 // The kernels whose state a case may share with earlier ones: its operator, and its operator and
 // REDUCE function.
@@ -300,7 +304,7 @@ bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outco
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return false;
   RunOptions run = options_.run;
-  if (is_late_fault(outcome) || outcome == Outcome::Crash) run.settle_seconds = kLateSettleSeconds;
+  if (is_late_fault(outcome) || outcome == Outcome::Crash) run.settle_seconds = kConfirmSettleSeconds;
   Runner runner(*backend, oracle_, run);
   CaseReport last;
   for (const Case* c : cases) last = runner.run(*c);
