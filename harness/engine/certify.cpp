@@ -84,6 +84,18 @@ Case with_extreme_index(Case c, int rep, const std::string& rule) {
   return c;
 }
 
+// The behaviour profile in the rule catalog's order, whatever order its rules were seen in.
+void sort_profile(cert::Report& r) {
+  const auto rules = rule_catalog();
+  const auto catalog_index = [&](const std::string& id) {
+    return std::find_if(rules.begin(), rules.end(), [&](const Rule& rule) { return rule.id == id; }) -
+           rules.begin();
+  };
+  std::stable_sort(r.profile.begin(), r.profile.end(), [&](const auto& a, const auto& b) {
+    return catalog_index(a.rule) < catalog_index(b.rule);
+  });
+}
+
 class Certification {
  public:
   // `under_test` and `engine` are null for a certification that could not start.
@@ -128,14 +140,7 @@ class Certification {
     }
     for (const Failure& late : engine_->settle()) count_earlier(late);
     if (report_.stopped.empty()) shut_down();
-    const auto catalog_index = [](const std::string& id) {
-      const auto rules = rule_catalog();
-      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) -
-             rules.begin();
-    };
-    std::stable_sort(report_.profile.begin(), report_.profile.end(), [&](const auto& a, const auto& b) {
-      return catalog_index(a.rule) < catalog_index(b.rule);
-    });
+    sort_profile(report_);
     report_.seconds = elapsed();
     report_.recurrence = shapes_.counts();
     return std::move(report_);
@@ -623,14 +628,7 @@ std::optional<cert::Report> run_workers(const CertifyOptions& options, const Bac
     auto out = cert::merge(reports, nullptr);
     if (!out) return out;
     out->shards = {options.shard};  // the workers split this shard between them
-    const auto rules = rule_catalog();
-    const auto catalog_index = [&](const std::string& id) {
-      return std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.id == id; }) -
-             rules.begin();
-    };
-    std::stable_sort(out->profile.begin(), out->profile.end(), [&](const auto& a, const auto& b) {
-      return catalog_index(a.rule) < catalog_index(b.rule);
-    });
+    sort_profile(*out);
     return out;
   };
   std::vector<std::thread> threads;

@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -37,12 +38,13 @@ constexpr double kLateSettleSeconds = 0.25;
 // has been seen to write after more than a quarter of a second.
 constexpr double kConfirmSettleSeconds = 2.0;
 
-// The kernels whose state a case may share with earlier ones: its operator, and its operator and
-// REDUCE function.
-std::vector<std::string> state_keys(const Case& c) {
-  std::vector<std::string> keys{std::string(name(op_kind(c.op)))};
-  if (const auto f = reduce_function(c.op)) keys.push_back(keys.front() + "." + std::string(name(*f)));
-  return keys;
+// The kernels whose state a case may share with earlier ones, as numbers (every case is
+// remembered, so no text): its operator, then its operator and REDUCE function (0 without one).
+using StateKeys = std::array<uint32_t, 2>;
+StateKeys state_keys(const Case& c) {
+  const uint32_t op = (static_cast<uint32_t>(op_kind(c.op)) + 1) << 8;
+  const auto f = reduce_function(c.op);
+  return {op, f ? op + 1 + static_cast<uint32_t>(*f) : 0};
 }
 
 bool is_late_fault(Outcome o) {
@@ -291,7 +293,8 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
     first_cases_.push_back(std::move(r));
     return;
   }
-  for (const std::string& key : state_keys(c)) {
+  for (const uint32_t key : state_keys(c)) {
+    if (key == 0) continue;
     std::deque<Remembered>& of_kernel = recent_of_kernel_[key];
     of_kernel.push_back(r);
     if (of_kernel.size() > kRecentOfKernel) of_kernel.pop_front();
@@ -316,8 +319,8 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
   std::map<uint64_t, const Remembered*> ran;
   for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
   for (const Remembered& h : recent_cases_) ran.emplace(h.order, &h);
-  const std::vector<std::string> kernels = state_keys(c);
-  for (const std::string& key : kernels)
+  const StateKeys kernels = state_keys(c);
+  for (const uint32_t key : kernels)
     if (const auto same = recent_of_kernel_.find(key); same != recent_of_kernel_.end())
       for (const Remembered& h : same->second) ran.emplace(h.order, &h);
   std::vector<Case> cases;
@@ -354,11 +357,11 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
   };
   const uint64_t first_after_firsts = first_cases_.size();  // the process's first calls are 0, 1, ...
   for (auto key = kernels.rbegin(); key != kernels.rend(); ++key) {  // the narrowest kernel first
+    if (*key == 0) continue;
     size_t n = 0;
     for (size_t i = history.size(); i-- > 0 && n < kLatestSingles;) {
-      const std::vector<std::string> its = state_keys(*history[i]);
-      if (order[i] >= first_after_firsts && std::find(its.begin(), its.end(), *key) != its.end())
-        queue(i), ++n;
+      const StateKeys its = state_keys(*history[i]);
+      if (order[i] >= first_after_firsts && (its[0] == *key || its[1] == *key)) queue(i), ++n;
     }
   }
   for (size_t i = history.size(), n = 0; i-- > 0 && n < kLatestSingles; ++n)

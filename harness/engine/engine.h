@@ -179,7 +179,7 @@ class Engine {
   void forget_history();  // the backend's process is gone
   std::vector<Remembered> first_cases_;
   std::deque<Remembered> recent_cases_;
-  std::map<std::string, std::deque<Remembered>> recent_of_kernel_;  // state_keys()
+  std::map<uint32_t, std::deque<Remembered>> recent_of_kernel_;  // by state_keys()
   // The latest calls of the backend under test, across process restarts, so that a late fault
   // can name the case whose call it belongs to.
   struct Call {
