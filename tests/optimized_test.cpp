@@ -4,7 +4,8 @@
 //     broadcast and reversed layouts, negative indices);
 // (c) thread-count independence: every exact operator, and reductions in exact and random data,
 //     give bit-identical outputs with 1, 2 and 3 threads;
-// (d) the vector kernels' own accuracy claims (the exp of LOG_SUM_EXP).
+// (d) the vector kernels' own claims (the accuracy of LOG_SUM_EXP's exp, and which segments its
+//     kernel leaves to the element-by-element path).
 #include "optimized/optimized.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -443,6 +445,69 @@ TEST(OptimizedKernels, VectorExpIsWithinTwoUnitRoundoffsOnNonPositiveArguments) 
   if (optimized::cpu_has_avx512_kernels()) {
     EXPECT_LT(max_exp_error<optimized::isa_avx512::Kernels>(64), 2.0);
   }
+#endif
+}
+
+// LOG_SUM_EXP's kernel declines a segment that holds a NaN or a +inf, wherever it lies, so that the
+// engine's element-by-element path gives the NaN or +inf result (REDUCE.NONFINITE). The AVX-512
+// kernel sees a NaN only in its sum of terms (kernels.inc), which a segment of -inf and NaN has
+// none of, and a NaN in the padded tail reaches only through its mask.
+struct LogSumExpSegment {
+  const char* name;
+  size_t n;
+  float fill;                                    // every element but the marked ones
+  std::vector<std::pair<size_t, float>> marked;  // (position, value)
+  bool accepted;  // expected return value; when true, sum of exp(x - max) is checked
+};
+
+template <class Kernels>
+void expect_log_sum_exp_segments(const char* isa) {
+  constexpr float kNan = std::numeric_limits<float>::quiet_NaN(),
+                  kInf = std::numeric_limits<float>::infinity();
+  const LogSumExpSegment cases[] = {
+      {"finite", 100, 0.5f, {{7, 2.5f}}, true},
+      {"nan_first", 100, 0.5f, {{0, kNan}}, false},
+      {"nan_in_the_middle_of_a_long_segment", 4096, 0.5f, {{2000, kNan}}, false},
+      {"nan_in_the_tail", 100, 0.5f, {{98, kNan}}, false},  // 100 = 3 groups of 32 + 4
+      {"nan_among_minus_inf", 64, -kInf, {{10, kNan}}, false},
+      {"nan_and_plus_inf", 64, 0.5f, {{3, kNan}, {40, kInf}}, false},
+      {"plus_inf", 100, 0.5f, {{50, kInf}}, false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(isa) + ": " + c.name);
+    std::vector<float> x(c.n, c.fill);
+    for (const auto& [at, v] : c.marked) x[at] = v;
+    float max = 0;
+    double sum = 0;
+    const bool accepted =
+        Kernels::log_sum_exp(reinterpret_cast<const optimized::f32u*>(x.data()), x.size(), &max, &sum);
+    ASSERT_EQ(accepted, c.accepted);
+    if (!accepted) continue;
+    const float expect_max = *std::max_element(x.begin(), x.end());
+    double expect_sum = 0;
+    for (float v : x) expect_sum += std::exp(static_cast<double>(v) - expect_max);
+    EXPECT_EQ(max, expect_max);
+    EXPECT_NEAR(sum, expect_sum, 1e-6 * expect_sum);
+  }
+  // All -inf: declined, or max -inf and an empty sum.
+  std::vector<float> minus_inf(64, -kInf);
+  float max = 0;
+  double sum = 1;
+  if (Kernels::log_sum_exp(reinterpret_cast<const optimized::f32u*>(minus_inf.data()), minus_inf.size(), &max,
+                           &sum)) {
+    EXPECT_EQ(max, -kInf) << isa;
+    EXPECT_EQ(sum, 0.0) << isa;
+  }
+}
+
+TEST(OptimizedKernels, LogSumExpLeavesSegmentsWithNanOrInfinityToTheElementPath) {
+  expect_log_sum_exp_segments<optimized::isa_baseline::Kernels>("baseline");
+#ifdef DMLCERT_HAVE_ISA_AVX2
+  if (optimized::cpu_has_avx2_f16c()) expect_log_sum_exp_segments<optimized::isa_avx2::Kernels>("avx2");
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
+  if (optimized::cpu_has_avx512_kernels())
+    expect_log_sum_exp_segments<optimized::isa_avx512::Kernels>("avx512");
 #endif
 }
 

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "dmlcert/case_buffers.h"
+
 namespace dmlcert::plugin {
 namespace {
 
@@ -84,11 +86,11 @@ std::optional<std::pair<Fault, std::string>> SharedCallMemory::check(const CallL
     if (!region.present) continue;
     const Role role = static_cast<Role>(i);
     const std::byte* p = base_ + region.offset;
-    for (uint64_t k = 0; k < region.bytes - region.size; ++k)
+    const uint64_t gap = region.bytes - region.size;
+    for (uint64_t k = all_bytes_are(p, gap, std::byte{kCanary}) ? gap : 0; k < gap; ++k)
       if (p[k] != std::byte{kCanary})
-        return std::pair{Fault::OutOfBounds, "wrote " + std::to_string(region.bytes - region.size - k) +
-                                                 " bytes before the " + std::string(name(role)) +
-                                                 " binding (canary changed)"};
+        return std::pair{Fault::OutOfBounds, "wrote " + std::to_string(gap - k) + " bytes before the " +
+                                                 std::string(name(role)) + " binding (canary changed)"};
     if (is_input_role(role) && region.size &&
         std::memcmp(base_ + region.data_offset(), source.of(role).data, region.size) != 0)
       return std::pair{Fault::InputWritten, "the " + std::string(name(role)) + " binding changed"};

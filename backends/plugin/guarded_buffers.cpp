@@ -37,7 +37,7 @@ class GuardedCaseBuffers final : public CaseBuffers {
   bool output_untouched() const override {
     const Region& out = layout_.regions[static_cast<size_t>(Role::OUTPUT)];
     const std::byte* p = memory_.region_data(layout_, Role::OUTPUT);
-    return std::all_of(p, p + out.size, [](std::byte b) { return b == kOutputFill; });
+    return all_bytes_are(p, out.size, kOutputFill);
   }
   bool inputs_intact() const override {
     const auto fault = memory_.check(layout_, source_bindings());

@@ -26,20 +26,21 @@ class HeapCaseBuffers final : public CaseBuffers {
                                                                 size_[index(Role::OUTPUT)]));
   }
   bool output_untouched() const override {
-    const std::byte* out = memory_[index(Role::OUTPUT)].data();
-    return std::all_of(out, out + size_[index(Role::OUTPUT)], [](std::byte b) { return b == kOutputFill; });
+    return all_bytes_are(memory_[index(Role::OUTPUT)].data(), size_[index(Role::OUTPUT)], kOutputFill);
   }
   bool inputs_intact() const override {
-    for (Role r : {Role::INPUT, Role::INDICES, Role::UPDATES})
-      if (memory_[index(r)] != pristine_[index(r)]) return false;
+    for (Role r : {Role::INPUT, Role::INDICES, Role::UPDATES}) {
+      const Bytes &now = memory_[index(r)], &before = pristine_[index(r)];
+      if (now.size() != before.size() ||
+          (!now.empty() && std::memcmp(now.data(), before.data(), now.size()) != 0))
+        return false;
+    }
     return true;
   }
   bool guards_intact() const override {
     for (size_t i = 0; i < kRoleCount; ++i) {
       const Bytes& m = memory_[i];
-      if (!std::all_of(m.begin() + static_cast<ptrdiff_t>(size_[i]), m.end(),
-                       [](std::byte b) { return b == kGuardFill; }))
-        return false;
+      if (!all_bytes_are(m.data() + size_[i], m.size() - size_[i], kGuardFill)) return false;
     }
     return true;
   }
@@ -53,6 +54,7 @@ class HeapCaseBuffers final : public CaseBuffers {
   void place_output(uint64_t bytes) {
     size_[index(Role::OUTPUT)] = bytes;
     Bytes& out = memory_[index(Role::OUTPUT)];
+    out.reserve(bytes + kHeapGuardBytes);
     out.assign(bytes, kOutputFill);
     out.resize(bytes + kHeapGuardBytes, kGuardFill);
   }
@@ -86,10 +88,13 @@ std::optional<std::array<uint64_t, kRoleCount>> binding_sizes(const Case& c, Cas
 
 // Data that does not match the descriptor (possible only in invalid cases) is copied as it is
 // rather than walked through sizes it does not fit.
-Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes) {
+Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes, uint64_t spare_capacity) {
   const auto count = element_count(t.sizes);
-  if (count && *count * element_size(t.type) == logical.size()) return to_memory(t, logical, bytes);
-  Bytes memory(bytes, std::byte{0});
+  if (count && *count * element_size(t.type) == logical.size())
+    return to_memory(t, logical, bytes, spare_capacity);
+  Bytes memory;
+  memory.reserve(bytes + spare_capacity);
+  memory.resize(bytes, std::byte{0});
   const uint64_t n = std::min<uint64_t>(bytes, logical.size());
   if (n > 0) std::memcpy(memory.data(), logical.data(), n);
   return memory;
@@ -158,7 +163,7 @@ std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case
     if (r == Role::OUTPUT)
       buffers->place_output(bytes);
     else
-      buffers->place_input(r, input_memory(*tensor(c.op, r), c.data.of(r), bytes));
+      buffers->place_input(r, input_memory(*tensor(c.op, r), c.data.of(r), bytes, kHeapGuardBytes));
   }
   return buffers;
 }

@@ -83,10 +83,19 @@ uint64_t element_offset(const Coord& coord, const std::vector<uint64_t>& strides
   return off;
 }
 
-Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_t buffer_bytes) {
-  Bytes memory(buffer_bytes, std::byte{0});
+Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_t buffer_bytes,
+                uint64_t spare_capacity) {
+  Bytes memory;
+  memory.reserve(buffer_bytes + spare_capacity);
   const size_t es = element_size(t.type);
   const auto strides = effective_strides(t);
+  // Packed: the logical bytes are the memory's first bytes (one copy, not one per element).
+  if (strides == packed_strides(t.sizes) && logical.size() <= buffer_bytes) {
+    memory.assign(logical.begin(), logical.end());
+    memory.resize(buffer_bytes, std::byte{0});
+    return memory;
+  }
+  memory.resize(buffer_bytes, std::byte{0});
   uint64_t i = 0;
   for_each_offset(t.sizes, strides, [&](uint64_t element) {
     const uint64_t off = element * es;

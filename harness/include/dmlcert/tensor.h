@@ -102,7 +102,10 @@ using Bytes = std::vector<std::byte>;
 
 // Places logical data into a zero-filled buffer of `buffer_bytes` following the descriptor's
 // strides. Elements that share memory (0 strides) are written more than once, last one wins.
-Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_t buffer_bytes);
+// The buffer has room for `spare_capacity` more bytes, so that a caller appending guard bytes
+// does not copy it again.
+Bytes to_memory(const TensorDesc& t, std::span<const std::byte> logical, uint64_t buffer_bytes,
+                uint64_t spare_capacity = 0);
 // Reads the logical elements of t out of memory.
 Bytes from_memory(const TensorDesc& t, std::span<const std::byte> memory);
 
