@@ -218,6 +218,13 @@ INSTANTIATE_TEST_SUITE_P(
         MisbehaviourRow{"write_one_element_past_output", DMLCERT_OOB_WRITE_PLUGIN,
                         "--level 2_1 --ops SLICE,SLICE1", 1,
                         where([](const json& c) { return op_is(c, "SLICE1"); }, "oob")},
+        // The canary in front of the binding catches it, and the failure says where and how much.
+        MisbehaviourRow{
+            "write_one_byte_before_output", DMLCERT_UNDERRUN_WRITE_PLUGIN, "--level 2_1 --ops SLICE,SLICE1",
+            1, where([](const json& c) { return op_is(c, "SLICE1"); }, "oob"), 90,
+            [](const PluginRun& run) {
+              EXPECT_NE(run.command.out.find("wrote 1 byte before the output binding"), std::string::npos);
+            }},
         MisbehaviourRow{"write_into_input", DMLCERT_INPUT_WRITE_PLUGIN, "--level 2_1 --ops SLICE,SCATTER_ND",
                         1, where([](const json& c) { return op_is(c, "SCATTER_ND"); }, "oob")},
         // 10 MiB printed per call stay out of dmlcert's own output and in the report, capped.

@@ -18,15 +18,23 @@ template <class V, int... Lane>
   return __builtin_shufflevector(v, v, (static_cast<int>(sizeof...(Lane)) - 1 - Lane)...);
 }
 
+// A block of VB bytes of elements the size of E, as a vector of same-sized unsigned integers
+// (the data is only moved, so its type does not matter).
+template <class E, int VB>
+struct Block {
+  static constexpr int N = VB / sizeof(E);
+  using Bits = std::conditional_t<
+      sizeof(E) == 8, uint64_t,
+      std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
+  typedef Bits type __attribute__((vector_size(VB)));
+};
+
 // Reverses a run VB bytes at a time: load a block, reverse its elements in the register, store.
 // Inlined into callers compiled for wider registers, so the same code serves SSE2 and AVX2.
 template <class E, int VB = 16>
 [[gnu::always_inline]] inline void reverse_run(E* out, const E* in, uint64_t n) {
-  constexpr int N = VB / sizeof(E);
-  using Bits = std::conditional_t<
-      sizeof(E) == 8, uint64_t,
-      std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
-  typedef Bits V __attribute__((vector_size(VB)));
+  constexpr int N = Block<E, VB>::N;
+  using V = typename Block<E, VB>::type;
   uint64_t j = 0;
   for (; j + N <= n; j += N) {
     V v;
@@ -35,30 +43,6 @@ template <class E, int VB = 16>
     std::memcpy(out + j, &v, sizeof v);
   }
   for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-// 32-byte reversal (one vpermd/vpermq per block for 4- and 8-byte elements): reversing rows ran
-// at half the copy roofline with 16-byte blocks.
-template <class E>
-__attribute__((target("avx2"))) void reverse_run_avx2(E* out, const E* in, uint64_t n) {
-  reverse_run<E, 32>(out, in, n);
-}
-template <class E>
-__attribute__((target("avx512f,avx512bw"))) void reverse_run_avx512(E* out, const E* in, uint64_t n) {
-  reverse_run<E, 64>(out, in, n);
-}
-#endif
-
-template <class E>
-void reverse_run_dispatch(E* out, const E* in, uint64_t n) {
-#if defined(__x86_64__) || defined(__i386__)
-  if constexpr (sizeof(E) >= 4) {
-    if (cpu_has_avx512bw()) return reverse_run_avx512(out, in, n);
-    if (cpu_has_avx2_f16c()) return reverse_run_avx2(out, in, n);
-  }
-#endif
-  reverse_run(out, in, n);
 }
 
 // The even lanes of a and b, in order: lane i of the result is lane 2i of a:b.
@@ -73,11 +57,8 @@ template <class V, int... Lane>
 // run reads, so the loop stops one block early and the tail goes element by element.
 template <class E, int VB = 16>
 [[gnu::always_inline]] inline void every_second_run(E* out, const E* in, uint64_t n) {
-  constexpr int N = VB / sizeof(E);
-  using Bits = std::conditional_t<
-      sizeof(E) == 8, uint64_t,
-      std::conditional_t<sizeof(E) == 4, uint32_t, std::conditional_t<sizeof(E) == 2, uint16_t, uint8_t>>>;
-  typedef Bits V __attribute__((vector_size(VB)));
+  constexpr int N = Block<E, VB>::N;
+  using V = typename Block<E, VB>::type;
   uint64_t j = 0;
   for (; j + N < n; j += N) {
     V a, b;
@@ -89,26 +70,36 @@ template <class E, int VB = 16>
   for (; j < n; ++j) out[j] = in[2 * j];
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-template <class E>
-__attribute__((target("avx2"))) void every_second_run_avx2(E* out, const E* in, uint64_t n) {
-  every_second_run<E, 32>(out, in, n);
+// A run kernel (one of the two above, as a function of the block width) compiled for the widest
+// registers this CPU has: 32-byte reversal (one vpermd/vpermq per block for 4- and 8-byte
+// elements) ran rows at twice the rate of 16-byte blocks.
+enum class RunKernel { Reverse, EverySecond };
+template <RunKernel K, class E, int VB>
+[[gnu::always_inline]] inline void run_kernel(E* out, const E* in, uint64_t n) {
+  if constexpr (K == RunKernel::Reverse)
+    reverse_run<E, VB>(out, in, n);
+  else
+    every_second_run<E, VB>(out, in, n);
 }
-template <class E>
-__attribute__((target("avx512f,avx512bw"))) void every_second_run_avx512(E* out, const E* in, uint64_t n) {
-  every_second_run<E, 64>(out, in, n);
+#if defined(__x86_64__) || defined(__i386__)
+template <RunKernel K, class E>
+__attribute__((target("avx2"))) void run_kernel_avx2(E* out, const E* in, uint64_t n) {
+  run_kernel<K, E, 32>(out, in, n);
+}
+template <RunKernel K, class E>
+__attribute__((target("avx512f,avx512bw"))) void run_kernel_avx512(E* out, const E* in, uint64_t n) {
+  run_kernel<K, E, 64>(out, in, n);
 }
 #endif
-
-template <class E>
-void every_second_run_dispatch(E* out, const E* in, uint64_t n) {
+template <RunKernel K, class E>
+void run_kernel_widest(E* out, const E* in, uint64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
   if constexpr (sizeof(E) >= 4) {
-    if (cpu_has_avx512bw()) return every_second_run_avx512(out, in, n);
-    if (cpu_has_avx2_f16c()) return every_second_run_avx2(out, in, n);
+    if (cpu_has_avx512bw()) return run_kernel_avx512<K>(out, in, n);
+    if (cpu_has_avx2_f16c()) return run_kernel_avx2<K>(out, in, n);
   }
 #endif
-  every_second_run(out, in, n);
+  run_kernel<K, E, 16>(out, in, n);
 }
 
 template <class E>
@@ -119,9 +110,9 @@ template <class E>
   if (os == 1 && is == 1) {
     std::memmove(out, in, n * sizeof(E));
   } else if (os == 1 && is == -1) {
-    reverse_run_dispatch(out, in, n);
+    run_kernel_widest<RunKernel::Reverse>(out, in, n);
   } else if (os == 1 && is == 2) {
-    every_second_run_dispatch(out, in, n);
+    run_kernel_widest<RunKernel::EverySecond>(out, in, n);
   } else if (os == 1 && is == 0) {
     const E v = in[0];
     for (uint64_t j = 0; j < n; ++j) out[j] = v;

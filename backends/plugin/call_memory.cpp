@@ -87,10 +87,14 @@ std::optional<std::pair<Fault, std::string>> SharedCallMemory::check(const CallL
     const Role role = static_cast<Role>(i);
     const std::byte* p = base_ + region.offset;
     const uint64_t gap = region.bytes - region.size;
-    for (uint64_t k = all_bytes_are(p, gap, std::byte{kCanary}) ? gap : 0; k < gap; ++k)
-      if (p[k] != std::byte{kCanary})
-        return std::pair{Fault::OutOfBounds, "wrote " + std::to_string(gap - k) + " bytes before the " +
-                                                 std::string(name(role)) + " binding (canary changed)"};
+    if (!all_bytes_are(p, gap, std::byte{kCanary})) {
+      uint64_t k = 0;
+      while (p[k] == std::byte{kCanary}) ++k;
+      const uint64_t wrote = gap - k;
+      return std::pair{Fault::OutOfBounds, "wrote " + std::to_string(wrote) +
+                                               (wrote == 1 ? " byte" : " bytes") + " before the " +
+                                               std::string(name(role)) + " binding (canary changed)"};
+    }
     if (is_input_role(role) && region.size &&
         std::memcmp(base_ + region.data_offset(), source.of(role).data, region.size) != 0)
       return std::pair{Fault::InputWritten, "the " + std::string(name(role)) + " binding changed"};
