@@ -268,5 +268,45 @@ INSTANTIATE_TEST_SUITE_P(Conformance, OptimizedGatherElements,
                          ::testing::ValuesIn(gather_elements_conformance_cases()),
                          case_name<GatherElementsTester>);
 
+// Along the last axis, outputs from 4 MiB up take the optimized backend's streaming stores
+// (gather_elements.cpp, kStreamingStoreBytes), and each row's gather prefetches the next row. Rows of
+// odd length start the runs at every alignment; every second index is negative. Built in the test
+// body: a million-element table entry would be built at every start of the test binary.
+struct LargeGather {
+  const char* name;
+  uint32_t rows, row;
+};
+
+void PrintTo(const LargeGather& g, std::ostream* os) {
+  *os << g.name << " (" << g.rows << " rows of " << g.row << ")";
+}
+
+class OptimizedGatherElementsLarge : public ::testing::TestWithParam<LargeGather> {};
+
+TEST_P(OptimizedGatherElementsLarge, Case) {
+  const auto [name, rows, row] = GetParam();
+  std::vector<double> indices, expected;
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t j = 0; j < row; ++j) {
+      const uint32_t k = (7 * j + 3 * r) % row;
+      indices.push_back(j % 2 ? static_cast<double>(k) - row : k);
+      expected.push_back(static_cast<double>(r) * row + k);
+    }
+  GatherElementsTester()
+      .input_sizes({rows, row})
+      .input_data(Values::iota(rows * row, 0))
+      .axis(1)
+      .indices_type(I32)
+      .indices_sizes({rows, row})
+      .indices_data(indices)
+      .expect_output(expected)
+      .run(optimized_backend());
+}
+
+INSTANTIATE_TEST_SUITE_P(LastAxis, OptimizedGatherElementsLarge,
+                         ::testing::Values(LargeGather{"just_under_4_mib_of_output", 1023, 1024},
+                                           LargeGather{"just_over_4_mib_of_output", 1025, 1027}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 }  // namespace
 }  // namespace dmlcert::test
