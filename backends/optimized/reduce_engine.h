@@ -224,16 +224,16 @@ struct ArgReducer {
   }
 };
 
-// LOG_SUM_EXP as a running (max, sum of exp(x - max)) pair, so that large inputs (exp(1000) is
-// inf even in double) give log(sum exp(x)) = max + log(sum exp(x - max)) without overflow. The
-// pairs combine exactly like the partial sums they stand for, in the engines' fixed order.
+// LOG_SUM_EXP as a running (m, sum of exp(x - m)) pair, so that large inputs (exp(1000) is inf
+// even in double) give log(sum exp(x)) = m + log(sum exp(x - m)) without overflow. The pairs
+// combine exactly like the partial sums they stand for, in the engines' fixed order. m is the
+// max, or for a segment from the vector kernel a shift at most K::kShiftHeadroom below it.
 //
 // The rows engine computes one pair per segment (at most kSegment elements, fixed by the block
-// and run structure, so not by the thread count) with the vector kernel K::log_sum_exp: the
-// segment's max, then sum exp(x - max) with a vector exp. That stays inside the bound of
-// harness/src/reduce_bounds.cpp (each exp within one ulp, the shift x - max rounded once, the
-// terms summed in double). Segments with a NaN or a +inf (class U data) and the columns engine
-// take the element-by-element path, add(), with the library's exp in double.
+// and run structure, so not by the thread count) with the vector kernel K::log_sum_exp (one pass
+// with a vector exp where the data allow; kernels.inc derives why that stays inside the bound of
+// harness/src/reduce_bounds.cpp). Segments with a NaN or a +inf (class U data) and the columns
+// engine take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
   using In = float;
   struct State {
