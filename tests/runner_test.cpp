@@ -186,6 +186,30 @@ TEST_P(RunnerTest, ReachesTheOutcome) {
 INSTANTIATE_TEST_SUITE_P(Table, RunnerTest, ::testing::ValuesIn(runner_rows()),
                          [](const ::testing::TestParamInfo<RunnerRow>& info) { return info.param.name; });
 
+// A case ended by a fault reads "<outcome>: <detail>", so the detail names the fault only where
+// the outcome does not ("oob: oob: wrote ..." said it twice).
+struct FaultDetailRow {
+  const char* name;
+  Fault fault;
+  Outcome outcome;
+  const char* message;
+  const char* detail;
+};
+
+TEST(RunnerReport, FaultDetailNamesTheFaultOnlyWhereTheOutcomeDoesNot) {
+  const FaultDetailRow rows[] = {
+      {"oob_is_said_by_the_outcome", Fault::OutOfBounds, Outcome::Oob,
+       "wrote 1 byte before the output binding", "wrote 1 byte before the output binding"},
+      {"input_written_shows_as_oob", Fault::InputWritten, Outcome::Oob, "byte 3 of the input changed",
+       "input-written: byte 3 of the input changed"},
+      {"late_write_found_as_crash", Fault::LateWrite, Outcome::Crash, "wrote after returning",
+       "late-write: wrote after returning"},
+      {"no_message_leaves_the_name", Fault::Timeout, Outcome::Timeout, "", "timeout"},
+  };
+  for (const FaultDetailRow& row : rows)
+    EXPECT_EQ(fault_detail(row.fault, row.outcome, row.message), row.detail) << row.name;
+}
+
 // What the report carries besides the outcome.
 TEST(RunnerReport, CarriesClassStatusOutputAndMismatchDetail) {
   auto backend = testing::MockBackend::claiming_everything();

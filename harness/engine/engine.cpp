@@ -236,8 +236,7 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   f.key = call->key;
   f.case_name = call->c.name;
   f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
-  f.detail =
-      "fault: " + std::string(name(late.fault)) + ": " + late.message + " (seen when a later case ran)";
+  f.detail = fault_detail(late.fault, f.outcome, late.message + " (seen when a later case ran)");
   f.repro = path_for(call->key, ".json");
   if (!save(f.repro, call->c)) f.repro.clear();
   const bool investigated = investigate(call->key, call->c.name, f.outcome);

@@ -33,6 +33,12 @@ bool fails_run(Outcome o) {
   return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped;
 }
 
+std::string fault_detail(Fault f, Outcome outcome, const std::string& message) {
+  const std::string fault(name(f));
+  if (fault == name(outcome)) return message.empty() ? fault : message;
+  return message.empty() ? fault : fault + ": " + message;
+}
+
 namespace {
 
 std::string rule_list(const std::vector<Violation>& vs) {
@@ -158,9 +164,7 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   const ExecResult& exec = r.exec;
   if (exec.not_asked && exec.fault == Fault::None)
     return finish(r, Outcome::Skipped, "not asked: " + exec.message);
-  if (auto o = fault_outcome(exec.fault))
-    return finish(
-        r, *o, "fault: " + std::string(name(exec.fault)) + (exec.message.empty() ? "" : ": " + exec.message));
+  if (auto o = fault_outcome(exec.fault)) return finish(r, *o, fault_detail(exec.fault, *o, exec.message));
   if (!buffers->inputs_intact()) return finish(r, Outcome::Oob, "the backend wrote to an input buffer");
   if (!buffers->guards_intact())
     return finish(r, Outcome::Oob, "the backend wrote past the end of a binding");

@@ -33,6 +33,10 @@ std::string_view name(Outcome o);  // "passed", "failed", ...
 std::optional<Outcome> parse_outcome(std::string_view s);
 // Passed, Unimplemented and Skipped do not fail a run; every other outcome does.
 bool fails_run(Outcome o);
+// The detail of a case ended by fault f as `outcome`: the fault's message, after the fault's name
+// only where the outcome does not already say it (a report line reads "oob: wrote 1 byte before
+// ...", and "oob: input-written: ...").
+std::string fault_detail(Fault f, Outcome outcome, const std::string& message);
 
 // What a case's output may be. The reference backend provides one (reference::make_oracle(),
 // backends/reference/reference.h); tests may substitute their own.
