@@ -463,6 +463,7 @@ struct LogSumExpSegment {
   float fill;                                    // every element but the marked ones
   std::vector<std::pair<size_t, float>> marked;  // (position, value)
   bool accepted;                                 // expected return value; when true, c + log(sum) is checked
+  float shift = 0;                               // and c: the max, or the max of the first 32 (one pass)
 };
 
 // (first + 32k, v) for k < count: elements that share one accumulator lane.
@@ -477,20 +478,24 @@ void expect_log_sum_exp_segments(const char* isa) {
   constexpr float kNan = std::numeric_limits<float>::quiet_NaN(),
                   kInf = std::numeric_limits<float>::infinity();
   const LogSumExpSegment cases[] = {
-      {"finite", 100, 0.5f, {{7, 2.5f}}, true},
+      {"finite", 100, 0.5f, {{7, 2.5f}}, true, 2.5f},
+      // Fewer than 64 elements: the max-first form only.
+      {"five_elements", 5, 0.5f, {{3, 2.0f}}, true, 2.0f},
+      {"forty_elements_max_in_the_tail", 40, 0.5f, {{35, 3.0f}}, true, 3.0f},
+      {"one_pass_at_64_elements", 64, 0.5f, {{50, 4.0f}}, true, 0.5f},
       {"nan_first", 100, 0.5f, {{0, kNan}}, false},
       {"nan_in_the_middle_of_a_long_segment", 4096, 0.5f, {{2000, kNan}}, false},
       {"nan_in_the_tail", 100, 0.5f, {{98, kNan}}, false},  // 100 = 3 groups of 32 + 4
       {"nan_among_minus_inf", 64, -kInf, {{10, kNan}}, false},
       {"nan_and_plus_inf", 64, 0.5f, {{3, kNan}, {40, kInf}}, false},
       {"plus_inf", 100, 0.5f, {{50, kInf}}, false},
-      {"minus_inf_among_finite", 100, 0.5f, {{40, -kInf}}, true},
-      {"max_within_headroom_of_the_first_32", 100, 0.5f, {{90, 10.0f}}, true},
-      {"max_beyond_headroom_of_the_first_32", 100, 0.5f, {{90, 40.0f}}, true},
+      {"minus_inf_among_finite", 100, 0.5f, {{40, -kInf}}, true, 0.5f},
+      {"max_within_headroom_of_the_first_32", 100, 0.5f, {{90, 10.0f}}, true, 0.5f},
+      {"max_beyond_headroom_of_the_first_32", 100, 0.5f, {{90, 40.0f}}, true, 40.0f},
       // 20 terms of exp(87.5) in one float lane overflow it.
-      {"terms_that_overflow_a_lane", 4096, 0.0f, every_32nd_from(32, 20, 87.5f), true},
+      {"terms_that_overflow_a_lane", 4096, 0.0f, every_32nd_from(32, 20, 87.5f), true, 87.5f},
       // Far out of range the vector exp gives +inf (1e30) or -inf (3e30), and together NaN.
-      {"max_far_beyond_the_first_32", 4096, -3.0f, {{1000, 1e30f}, {3000, 3e30f}}, true},
+      {"max_far_beyond_the_first_32", 4096, -3.0f, {{1000, 1e30f}, {3000, 3e30f}}, true, 3e30f},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(isa) + ": " + c.name);
@@ -506,7 +511,7 @@ void expect_log_sum_exp_segments(const char* isa) {
     long double shifted = 0;
     for (float v : x) shifted += std::exp(static_cast<long double>(v) - m);
     const double expect = static_cast<double>(m + std::log(shifted));
-    EXPECT_LE(max, m);
+    EXPECT_EQ(max, c.shift);
     EXPECT_NEAR(max + std::log(sum), expect, 1e-6 * (1 + std::fabs(expect)));
   }
   // All -inf: declined, or max -inf and an empty sum.

@@ -202,8 +202,11 @@ TEST(RunnerReport, FaultDetailNamesTheFaultOnlyWhereTheOutcomeDoesNot) {
        "wrote 1 byte before the output binding", "wrote 1 byte before the output binding"},
       {"input_written_shows_as_oob", Fault::InputWritten, Outcome::Oob, "byte 3 of the input changed",
        "input-written: byte 3 of the input changed"},
-      {"late_write_found_as_crash", Fault::LateWrite, Outcome::Crash, "wrote after returning",
-       "late-write: wrote after returning"},
+      {"late_write_is_said_by_the_outcome", Fault::LateWrite, Outcome::LateWrite,
+       "wrote after returning (seen when a later case ran)",
+       "wrote after returning (seen when a later case ran)"},
+      {"late_oob_found_as_crash", Fault::OutOfBounds, Outcome::Crash, "wrote past the output",
+       "oob: wrote past the output"},
       {"no_message_leaves_the_name", Fault::Timeout, Outcome::Timeout, "", "timeout"},
   };
   for (const FaultDetailRow& row : rows)

@@ -109,6 +109,7 @@ __attribute__((target("avx2"))) void gather_row_avx2(std::byte* out, const std::
   uint64_t j = 0;
   if (streaming)
     for (; j < n && (at + 4 * j) % 32 != 0; ++j) one(j);
+  streaming = streaming && j + 8 <= n;  // whether any streaming store follows
   const __m256i dv = _mm256_set1_epi32(d);
   // An integer, not a pointer: the next row may lie past the input (a prefetch never faults).
   const uintptr_t ahead = reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(next_row);

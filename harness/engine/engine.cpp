@@ -236,7 +236,8 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   f.key = call->key;
   f.case_name = call->c.name;
   f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
-  f.detail = fault_detail(late.fault, f.outcome, late.message + " (seen when a later case ran)");
+  const std::string seen = "(seen when a later case ran)";
+  f.detail = fault_detail(late.fault, f.outcome, late.message.empty() ? seen : late.message + " " + seen);
   f.repro = path_for(call->key, ".json");
   if (!save(f.repro, call->c)) f.repro.clear();
   const bool investigated = investigate(call->key, call->c.name, f.outcome);
