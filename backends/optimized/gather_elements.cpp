@@ -112,10 +112,11 @@ __attribute__((target("avx2"))) void gather_row_avx2(std::byte* out, const std::
   streaming = streaming && j + 8 <= n;  // whether any streaming store follows
   const __m256i dv = _mm256_set1_epi32(d);
   // An integer, not a pointer: the next row may lie past the input (a prefetch never faults).
-  const uintptr_t ahead = reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(next_row);
-  const uint64_t row_bytes = 4 * static_cast<uint64_t>(d);
-  for (; j + 8 <= n; j += 8) {
-    _mm_prefetch(reinterpret_cast<const char*>(ahead + j * row_bytes / n), _MM_HINT_T1);
+  // It advances by the row's share per block of 8 outputs (no division in the loop).
+  uintptr_t ahead = reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(next_row);
+  const uint64_t ahead_step = n ? 4 * static_cast<uint64_t>(d) * 8 / n : 0;
+  for (; j + 8 <= n; j += 8, ahead += ahead_step) {
+    _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T1);
     __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 4 * j));
     if (is_signed) k = _mm256_add_epi32(k, _mm256_and_si256(_mm256_srai_epi32(k, 31), dv));
     const __m256i v = _mm256_i32gather_epi32(reinterpret_cast<const int*>(row), k, 4);
@@ -164,7 +165,7 @@ void gather(const GatherElementsDesc& d, const Bindings& b) {
                           inner.stride[2] == 1 && axis_stride == 1 &&
                           axis_size <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) &&
                           cpu_has_avx2_f16c();
-  const bool streaming = nest.outer_count() * inner.size * sizeof(E) >= kStreamingStoreBytes;
+  const bool streaming = nest.count() * sizeof(E) >= kStreamingStoreBytes;
   // Input bytes from one run's row to the next's, when the next run steps the innermost outer dim.
   const int64_t next_row = nest.dims.size() >= 2 ? nest.dims[nest.dims.size() - 2].stride[1] * es : 0;
   auto run = [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
