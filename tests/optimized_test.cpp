@@ -4,8 +4,8 @@
 //     broadcast and reversed layouts, negative indices);
 // (c) thread-count independence: every exact operator, and reductions in exact and random data,
 //     give bit-identical outputs with 1, 2 and 3 threads;
-// (d) the vector kernels' own claims (the accuracy of LOG_SUM_EXP's exp, and which segments its
-//     kernel leaves to the element-by-element path).
+// (d) the vector kernels' own claims (the accuracy of LOG_SUM_EXP's exp, which segments its
+//     kernel leaves to the element-by-element path, and ARG*'s lanes on every instruction set).
 #include "optimized/optimized.h"
 
 #include <algorithm>
@@ -533,6 +533,115 @@ TEST(OptimizedKernels, LogSumExpLeavesSegmentsWithNanOrInfinityToTheElementPath)
 #ifdef DMLCERT_HAVE_ISA_AVX512
   if (optimized::cpu_has_avx512_kernels())
     expect_log_sum_exp_segments<optimized::isa_avx512::Kernels>("avx512");
+#endif
+}
+
+// ---- ARG* kernels: the same lanes on every instruction set. -----------------------------------
+// arg_lanes keeps, in lane i % kLanes, the first element of that lane that beats the lane's best
+// strictly (ties keep the lower index, a NaN never wins), and arg_columns each column's first best
+// row: for every instruction set and 4-byte type exactly what a scalar loop keeps, since the
+// engine folds the lanes in a fixed order and results must not depend on the machine. AVX-512
+// does it with mask registers (kernels.inc, better16), unsigned data with unsigned comparisons.
+template <class T>
+struct ArgSegment {
+  const char* name;
+  size_t n;
+  T fill;                                    // every element but the marked ones
+  std::vector<std::pair<size_t, T>> marked;  // (position, value)
+};
+
+template <class Cmp, class T>
+T arg_identity() {
+  constexpr bool max = std::is_same_v<Cmp, optimized::ops::Greater>;
+  if constexpr (std::is_floating_point_v<T>)
+    return max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  return max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+}
+
+template <class Cmp, class T>
+std::vector<ArgSegment<T>> arg_segments() {
+  const T worst = arg_identity<Cmp, T>();
+  const T best = std::is_same_v<Cmp, optimized::ops::Greater> ? T{5} : T{0} - T{5};
+  std::vector<ArgSegment<T>> cases = {
+      {"best_in_a_full_group", 64, T{1}, {{37, best}}},
+      {"best_in_the_tail", 100, T{1}, {{98, best}}},  // 100 = 3 groups of 32 + 4
+      // 10 and 42 share a lane; 11 and 120 do not.
+      {"ties_keep_the_first_index", 128, T{1}, {{42, best}, {10, best}, {11, best}, {120, best}}},
+      {"nothing_beats_the_identity", 100, worst, {}},
+  };
+  if constexpr (std::is_floating_point_v<T>) {
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    cases.push_back({"nan_never_wins", 100, T{1}, {{3, nan}, {35, nan}, {50, best}, {99, nan}}});
+  } else if constexpr (std::is_signed_v<T>) {
+    cases.push_back({"int32_extremes",
+                     100,
+                     T{1},
+                     {{7, std::numeric_limits<T>::min()}, {60, std::numeric_limits<T>::max()}}});
+  } else {
+    // Signed comparisons would take 0x80000001 for negative.
+    cases.push_back(
+        {"above_2_31_is_large", 100, T{7}, {{20, T{0x80000001u}}, {21, T{0}}, {90, T{0xFFFFFFFFu}}}});
+  }
+  return cases;
+}
+
+template <class Kernels, class Cmp, class T>
+void expect_arg_kernels(const std::string& isa) {
+  constexpr int L = Kernels::kLanes;
+  constexpr uint32_t kNone = 0xFFFFFFFFu, kFirst = 1000;
+  constexpr size_t kColumns = 37;  // two 16-lane blocks and a tail of 5
+  for (const ArgSegment<T>& c : arg_segments<Cmp, T>()) {
+    SCOPED_TRACE(isa + ": " + c.name);
+    std::vector<T> x(c.n, c.fill);
+    for (const auto& [at, v] : c.marked) x[at] = v;
+    const auto* data = reinterpret_cast<const optimized::unaligned_t<T>*>(x.data());
+
+    T val[L], want_val[L];
+    uint32_t idx[L], want_idx[L];
+    std::fill_n(val, L, arg_identity<Cmp, T>()), std::fill_n(want_val, L, arg_identity<Cmp, T>());
+    std::fill_n(idx, L, kNone), std::fill_n(want_idx, L, kNone);
+    Kernels::template arg_lanes<Cmp, T>(data, x.size(), val, idx, kFirst);
+    for (size_t i = 0; i < x.size(); ++i)
+      if (Cmp::better(x[i], want_val[i % L]))
+        want_val[i % L] = x[i], want_idx[i % L] = kFirst + static_cast<uint32_t>(i);
+    for (int j = 0; j < L; ++j) {
+      EXPECT_EQ(std::memcmp(&val[j], &want_val[j], sizeof(T)), 0) << "lane " << j;
+      EXPECT_EQ(idx[j], want_idx[j]) << "lane " << j;
+    }
+
+    std::vector<T> cval(kColumns, arg_identity<Cmp, T>()), want_cval = cval;
+    std::vector<uint32_t> cidx(kColumns, kNone), want_cidx = cidx;
+    for (size_t r = 0; (r + 1) * kColumns <= x.size(); ++r) {
+      Kernels::template arg_columns<Cmp, T>(data + r * kColumns, kColumns, cval.data(), cidx.data(),
+                                            static_cast<uint32_t>(r));
+      for (size_t j = 0; j < kColumns; ++j)
+        if (Cmp::better(x[r * kColumns + j], want_cval[j]))
+          want_cval[j] = x[r * kColumns + j], want_cidx[j] = static_cast<uint32_t>(r);
+    }
+    EXPECT_EQ(std::memcmp(cval.data(), want_cval.data(), kColumns * sizeof(T)), 0) << "columns";
+    EXPECT_EQ(cidx, want_cidx) << "columns";
+  }
+}
+
+template <class Kernels>
+void expect_arg_kernels_for_every_type(const std::string& isa) {
+  using optimized::ops::Greater, optimized::ops::Less;
+  expect_arg_kernels<Kernels, Greater, float>(isa + " ARGMAX float");
+  expect_arg_kernels<Kernels, Less, float>(isa + " ARGMIN float");
+  expect_arg_kernels<Kernels, Greater, int32_t>(isa + " ARGMAX int32");
+  expect_arg_kernels<Kernels, Less, int32_t>(isa + " ARGMIN int32");
+  expect_arg_kernels<Kernels, Greater, uint32_t>(isa + " ARGMAX uint32");
+  expect_arg_kernels<Kernels, Less, uint32_t>(isa + " ARGMIN uint32");
+}
+
+TEST(OptimizedKernels, ArgKernelsKeepTheFirstBestOfEachLaneOnEveryInstructionSet) {
+  expect_arg_kernels_for_every_type<optimized::isa_baseline::Kernels>("baseline");
+#ifdef DMLCERT_HAVE_ISA_AVX2
+  if (optimized::cpu_has_avx2_f16c()) expect_arg_kernels_for_every_type<optimized::isa_avx2::Kernels>("avx2");
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
+  if (optimized::cpu_has_avx512_kernels())
+    expect_arg_kernels_for_every_type<optimized::isa_avx512::Kernels>("avx512");
 #endif
 }
 

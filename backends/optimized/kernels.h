@@ -63,10 +63,10 @@ namespace isa_avx2 {
 #endif
 
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
-// kernel computes rather than streams; used for LOG_SUM_EXP only (reduce_log_sum_exp_avx512.cpp
-// says why).
-// As with AVX2: a target region under GCC; under clang only reduce_log_sum_exp_avx512.cpp, compiled
-// for AVX-512 (backends/CMakeLists.txt), sees it.
+// kernel computes rather than streams; used for LOG_SUM_EXP and ARG* on 4-byte data only
+// (reduce_log_sum_exp_avx512.cpp and reduce_arg_avx512.cpp say why).
+// As with AVX2: a target region under GCC; under clang only those two files, compiled for
+// AVX-512 (backends/CMakeLists.txt), see it.
 #if !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
