@@ -45,5 +45,47 @@ RC_GTEST_PROP(ReferenceMetamorphic, LeadingUnitDimensionComesAndGoes, ()) {
   RC_ASSERT(padded.op == c.op);
 }
 
+// The shrinker's tidying (shrink.cpp): strides of dimensions of 1 rewritten and packed strides
+// dropped change neither the class nor the result.
+RC_GTEST_PROP(ReferenceMetamorphic, TidyStridesChangesNeitherClassNorResult, ()) {
+  const Case c = *valid_case(*level_gen());
+  Case tidy = c;
+  RC_TAG(tidy_strides(tidy) ? "tidied" : "nothing to tidy");
+  RC_ASSERT(classify(tidy.op, tidy.level, tidy.data).case_class == CaseClass::Valid);
+  RC_ASSERT(run_reference(c) == run_reference(tidy));
+}
+
+struct StrideTidying {
+  const char* name;
+  Sizes sizes;
+  std::optional<std::vector<uint32_t>> strides, tidied;  // tidied: nullopt when dropped
+  bool changed;
+};
+
+TEST(TidyStrides, NamedLayouts) {
+  using S = std::vector<uint32_t>;
+  const StrideTidying cases[] = {
+      {"drawn_stride_on_a_leading_1_then_packed", {1, 3, 4}, S{2147483648u, 4, 1}, std::nullopt, true},
+      {"padded_rows_keep_their_strides", {1, 3, 4}, S{7, 8, 2}, S{24, 8, 2}, true},
+      {"a_1_between_two_dimensions", {3, 1, 4}, S{9, 100, 2}, S{9, 8, 2}, true},
+      {"a_trailing_1", {2, 1}, S{5, 77}, S{5, 1}, true},
+      {"packed_strides_written_out", {2, 3}, S{3, 1}, std::nullopt, true},
+      {"nothing_to_tidy", {2, 3}, S{6, 2}, S{6, 2}, false},
+      {"no_strides", {1, 5}, std::nullopt, std::nullopt, false},
+      // 2^20 * 2^13 does not fit a stride: that 1 keeps what it has.
+      {"packed_stride_too_large_for_32_bits", {1, 8192, 1048576}, S{3, 1048576, 1}, S{3, 1048576, 1}, false},
+  };
+  for (const StrideTidying& t : cases) {
+    SCOPED_TRACE(t.name);
+    Case c;
+    Slice1Desc d;
+    d.input = TensorDesc{DataType::FLOAT32, t.sizes, t.strides};
+    c.op = d;
+    EXPECT_EQ(tidy_strides(c), t.changed);
+    EXPECT_EQ(std::get<Slice1Desc>(c.op).input.strides, t.tidied);
+    EXPECT_EQ(std::get<Slice1Desc>(c.op).input.sizes, t.sizes);
+  }
+}
+
 }  // namespace
 }  // namespace dmlcert::props

@@ -73,6 +73,31 @@ bool drop_leading_unit_dim_everywhere(Case& c) {
   return true;
 }
 
+bool tidy_strides(Case& c) {
+  bool changed = false;
+  for (Role r : roles(op_kind(c.op))) {
+    TensorDesc& t = *tensor(c.op, r);
+    if (!t.strides || t.strides->size() != t.sizes.size()) continue;
+    std::vector<uint32_t>& s = *t.strides;
+    // From the innermost dimension out, `packed` is the stride a packed layout would give the
+    // dimension after the ones inside it (as they are).
+    uint64_t packed = 1;
+    for (size_t i = s.size(); i-- > 0;) {
+      if (t.sizes[i] == 1 && packed <= UINT32_MAX && s[i] != packed) {
+        s[i] = static_cast<uint32_t>(packed);
+        changed = true;
+      }
+      packed = uint64_t{s[i]} * t.sizes[i];
+    }
+    const std::vector<uint64_t> row_major = packed_strides(t.sizes);
+    if (std::equal(s.begin(), s.end(), row_major.begin(), row_major.end())) {
+      t.strides.reset();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 void append_param_entry(Case& c) {
   for_each_dimension_param(c, [](ParamKind kind, auto& v, int64_t unit) {
     using V = std::decay_t<decltype(v)>;

@@ -41,17 +41,23 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<boo
       }
     }
   }
-  // A cell's cases keep its rank: leading dimensions of 1 everywhere are what it pads a smaller
-  // case with, and they go last, while the case keeps its class and findings and still fails.
+  // Two last steps, each taken only while the case keeps its class and findings and still fails.
   const Classification kind = classify(best.op, best.level, best.data);
+  auto keeps_failing = [&](const Case& c) {
+    const Classification its = classify(c.op, c.level, c.data);
+    return its.case_class == kind.case_class && its.rule_list() == kind.rule_list() && still_fails(c);
+  };
+  // A cell's cases keep its rank: leading dimensions of 1 everywhere are what it pads a smaller
+  // case with, and they go.
   while (Clock::now() < deadline) {
     Case squeezed = best;
-    if (!drop_leading_unit_dim_everywhere(squeezed)) break;
-    const Classification its = classify(squeezed.op, squeezed.level, squeezed.data);
-    if (its.case_class != kind.case_class || its.rule_list() != kind.rule_list() || !still_fails(squeezed))
-      break;
+    if (!drop_leading_unit_dim_everywhere(squeezed) || !keeps_failing(squeezed)) break;
     best = std::move(squeezed);
   }
+  // The shrinks leave whatever stride was drawn on a dimension that shrank to 1 (2147483648 there
+  // reads like part of the finding), and strides that equal packed ones.
+  if (Case tidy = best; Clock::now() < deadline && tidy_strides(tidy) && keeps_failing(tidy))
+    best = std::move(tidy);
   return best;
 }
 
