@@ -233,9 +233,10 @@ void prepend_unit_dim_everywhere(Case& c);
 // parameters pin that dimension (an axis on it, nothing else to reduce, a count of every
 // dimension). Where it succeeds, the result is the same, byte for byte.
 bool drop_leading_unit_dim_everywhere(Case& c);
-// Strides as a person would write them, the case otherwise the same byte for byte: a dimension of
-// size 1 (whose stride addresses nothing) gets the stride a packed layout would give it, and
-// strides that are then packed row-major are dropped. False when there was nothing to tidy.
+// Strides as a person would write them, every address the same: a dimension of size 1 (whose
+// stride addresses nothing) gets the stride that places it right outside the dimensions inside it,
+// as they are (left alone where that does not fit 32 bits), and strides that are then packed
+// row-major are dropped. False when there was nothing to tidy.
 bool tidy_strides(Case& c);
 // One more entry in every per-dimension parameter than the tensors have dimensions.
 void append_param_entry(Case& c);

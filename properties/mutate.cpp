@@ -79,15 +79,17 @@ bool tidy_strides(Case& c) {
     TensorDesc& t = *tensor(c.op, r);
     if (!t.strides || t.strides->size() != t.sizes.size()) continue;
     std::vector<uint32_t>& s = *t.strides;
-    // From the innermost dimension out, `packed` is the stride a packed layout would give the
-    // dimension after the ones inside it (as they are).
+    // From the innermost dimension out, `packed` is the stride that would place a dimension right
+    // outside the ones inside it, as they are (1 inside none). A dimension of 1 takes it where it
+    // fits 32 bits and passes nothing on, so that a stride it keeps never spreads outward.
     uint64_t packed = 1;
     for (size_t i = s.size(); i-- > 0;) {
-      if (t.sizes[i] == 1 && packed <= UINT32_MAX && s[i] != packed) {
+      if (t.sizes[i] != 1) {
+        packed = uint64_t{s[i]} * t.sizes[i];
+      } else if (packed <= UINT32_MAX && s[i] != packed) {
         s[i] = static_cast<uint32_t>(packed);
         changed = true;
       }
-      packed = uint64_t{s[i]} * t.sizes[i];
     }
     const std::vector<uint64_t> row_major = packed_strides(t.sizes);
     if (std::equal(s.begin(), s.end(), row_major.begin(), row_major.end())) {

@@ -50,8 +50,8 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   EXPECT_LE(element_count(shrunk.output.sizes).value_or(0), 8u) << to_json(shrunk_case);
   EXPECT_TRUE(std::any_of(shrunk.input_window_strides.begin(), shrunk.input_window_strides.end(),
                           [](int32_t s) { return s < 0; }));
-  Case untidy = shrunk_case;
-  EXPECT_FALSE(tidy_strides(untidy)) << "strides left to tidy: " << to_json(shrunk_case);
+  Case tidied = shrunk_case;
+  EXPECT_FALSE(tidy_strides(tidied)) << "strides left to tidy: " << to_json(shrunk_case);
 
   // The saved shrunk case replays to the same failure with the buggy backend, and passes on the
   // reference.

@@ -16,14 +16,14 @@ isa_of() {
     *) echo baseline ;;
   esac
 }
-status=0 checked=0
+status=0
 for isa in avx2 avx512; do
   mine=() others=()
   for o in "$@"; do
     if [ "$(isa_of "$o")" = "$isa" ]; then mine+=("$o"); else others+=("$o"); fi
   done
-  [ "${#mine[@]}" -gt 0 ] || continue
-  checked=$((checked + ${#mine[@]}))
+  # Both sets have files (backends/CMakeLists.txt); one with none means they were renamed.
+  [ "${#mine[@]}" -gt 0 ] || { echo "no ${isa} object among the arguments" >&2; exit 2; }
   shared=$(comm -12 <("$nm" --defined-only "${mine[@]}" | awk 'NF == 3 && $2 ~ /^[WVu]$/ {print $3}' | sort -u) \
                     <("$nm" --defined-only "${others[@]}" | awk 'NF == 3 {print $3}' | sort -u) |
            grep -v '^DW\.ref\.' || true)
@@ -35,5 +35,4 @@ for isa in avx2 avx512; do
     echo "the ${#mine[@]} ${isa} kernel files share no function with the other ${#others[@]} files"
   fi
 done
-[ "$checked" -gt 0 ] || { echo "no AVX2 or AVX-512 object among the arguments" >&2; exit 2; }
 exit "$status"

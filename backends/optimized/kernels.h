@@ -7,9 +7,10 @@
 // target is in effect; compiling one kernel file under two `#pragma GCC target` regions gives
 // runtime dispatch with no extra dependency and keeps the kernels ordinary C++. Highway would
 // bring its own dispatch tables and API for the same code. (Plain loops were tried first: GCC's
-// SLP vectorizer left the 16 lane accumulators in scalar registers.) The only intrinsic is the
-// FLOAT16 conversion (F16C). (Data movement needs no dispatch: memcpy and the copy loops
-// are bound by memory bandwidth with SSE2 already.)
+// SLP vectorizer left the 16 lane accumulators in scalar registers.) Intrinsics appear only where
+// the vector types have no good form: the FLOAT16 conversion (F16C) and, with AVX-512, the exp's
+// table lookup and scaling and ARG*'s mask-register selects. (Data movement needs no dispatch: memcpy and the
+// copy loops are bound by memory bandwidth with SSE2 already.)
 #pragma once
 
 #include <immintrin.h>
@@ -63,7 +64,7 @@ namespace isa_avx2 {
 #endif
 
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
-// kernel computes rather than streams; used for LOG_SUM_EXP and ARG* on 4-byte data only
+// kernel computes rather than streams; used for LOG_SUM_EXP, and for ARG* on 4-byte data
 // (reduce_log_sum_exp_avx512.cpp and reduce_arg_avx512.cpp say why).
 // As with AVX2: a target region under GCC; under clang only those two files, compiled for
 // AVX-512 (backends/CMakeLists.txt), see it.
