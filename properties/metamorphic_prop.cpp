@@ -27,8 +27,8 @@ RC_GTEST_PROP(ReferenceMetamorphic, LayoutDoesNotChangeTheResult, ()) {
   RC_ASSERT(run_reference(c) == run_reference(other));
 }
 
-// One of the shrinker's last steps (shrink.cpp): a leading dimension of 1 on every tensor comes and goes
-// without changing the descriptor, or the result where the smaller case is valid.
+// One of the shrinker's last steps (shrink.cpp): a leading dimension of 1 on every tensor comes and
+// goes without changing the descriptor, or the result where the smaller case is valid.
 RC_GTEST_PROP(ReferenceMetamorphic, LeadingUnitDimensionComesAndGoes, ()) {
   const Case c = *valid_case(*level_gen());
   Case dropped = c;

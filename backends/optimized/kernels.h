@@ -9,8 +9,8 @@
 // bring its own dispatch tables and API for the same code. (Plain loops were tried first: GCC's
 // SLP vectorizer left the 16 lane accumulators in scalar registers.) Intrinsics appear only where
 // the vector types have no good form: the FLOAT16 conversion (F16C) and, with AVX-512, the exp's
-// table lookup and scaling and ARG*'s mask-register selects. (Data movement needs no dispatch: memcpy and the
-// copy loops are bound by memory bandwidth with SSE2 already.)
+// table lookup and scaling and ARG*'s mask-register selects. (Data movement needs no dispatch:
+// memcpy and the copy loops are bound by memory bandwidth with SSE2 already.)
 #pragma once
 
 #include <immintrin.h>

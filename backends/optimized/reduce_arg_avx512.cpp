@@ -9,19 +9,15 @@ namespace dmlcert::optimized::reduce_detail {
 bool run_arg_avx512(const Plan& p, ReduceFunction f, const Bindings& b) {
   using K = isa_avx512::Kernels;
   if (!is_arg_function(f)) return false;
-  const bool max = f == ReduceFunction::ARGMAX;
-  switch (p.in_type) {
-    case DataType::FLOAT32:
-      max ? run_arg<K, float, ops::Greater>(p, b) : run_arg<K, float, ops::Less>(p, b);
+  return dispatch(p.in_type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) == 4 && (std::is_same_v<T, float> || std::is_integral_v<T>)) {
+      f == ReduceFunction::ARGMAX ? run_arg<K, T, ops::Greater>(p, b) : run_arg<K, T, ops::Less>(p, b);
       return true;
-    case DataType::INT32:
-      max ? run_arg<K, int32_t, ops::Greater>(p, b) : run_arg<K, int32_t, ops::Less>(p, b);
-      return true;
-    case DataType::UINT32:
-      max ? run_arg<K, uint32_t, ops::Greater>(p, b) : run_arg<K, uint32_t, ops::Less>(p, b);
-      return true;
-    default: return false;
-  }
+    } else {
+      return false;
+    }
+  });
 }
 
 }  // namespace dmlcert::optimized::reduce_detail

@@ -657,7 +657,7 @@ bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
 bool run_float_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_float_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
 void run_log_sum_exp_avx512(const Plan& p, const Bindings& b);
-// false when the function is not ARGMAX or ARGMIN or the data are not 4-byte FLOAT32, INT32 or UINT32.
+// False when the function is not ARGMAX or ARGMIN, or the data are not FLOAT32, INT32 or UINT32.
 bool run_arg_avx512(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
