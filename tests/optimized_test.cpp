@@ -536,6 +536,158 @@ TEST(OptimizedKernels, LogSumExpLeavesSegmentsWithNanOrInfinityToTheElementPath)
 #endif
 }
 
+// ---- FLOAT32 sums: float runs folded into double, the same bits on every instruction set. ------
+// reduce_ops.h: SUM, L1 and SUM_SQUARE of FLOAT32 data add each lane's elements of a run
+// (kRunSteps steps of 32 elements in lanes(), kRows rows in columns_rows()) in float from 0, then
+// that run into the lane's double; lanes() adds the last n % 32 elements of a call straight into
+// the doubles. The models below do that one element at a time.
+
+struct FloatSumOp {
+  const char* name;
+  float (*in_run)(float);  // the element as a run adds it (float)
+  double (*whole)(float);  // the element as the double accumulator adds it
+};
+const FloatSumOp kFloatSumOps[] = {
+    {"SUM", [](float x) { return x; }, [](float x) { return static_cast<double>(x); }},
+    {"L1", [](float x) { return std::fabs(x); }, [](float x) { return std::fabs(static_cast<double>(x)); }},
+    {"SUM_SQUARE", [](float x) { return x * x; },
+     [](float x) { return static_cast<double>(x) * static_cast<double>(x); }},
+};
+
+// Data whose sums round in float: mixed signs and magnitudes, and a -0.
+std::vector<float> rounding_data(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<float> x(n);
+  for (float& v : x)
+    v = std::ldexp(std::uniform_real_distribution<float>(-1, 1)(rng),
+                   std::uniform_int_distribution<int>(-12, 12)(rng));
+  if (n > 3) x[3] = -0.0f;
+  return x;
+}
+
+void lanes_model(const FloatSumOp& op, const float* x, size_t n, size_t run_steps, double* acc) {
+  constexpr size_t L = optimized::isa_baseline::Kernels::kLanes;
+  const size_t vector_part = n / L * L;
+  for (size_t run = 0; run < vector_part; run += run_steps * L) {
+    float part[L] = {};
+    for (size_t i = run; i < std::min(vector_part, run + run_steps * L); ++i) part[i % L] += op.in_run(x[i]);
+    for (size_t l = 0; l < L; ++l) acc[l] += static_cast<double>(part[l]);
+  }
+  for (size_t i = vector_part; i < n; ++i) acc[i % L] += op.whole(x[i]);
+}
+
+struct FloatSumLength {
+  const char* name;
+  size_t n;  // elements, in two calls as the engine makes them (the first a multiple of 32)
+};
+const FloatSumLength kFloatSumLengths[] = {
+    {"empty", 0},
+    {"tail_only", 31},
+    {"one_step", 32},
+    {"one_step_and_a_tail", 45},
+    {"one_run", 16 * 32},
+    {"a_run_and_a_step", 17 * 32},
+    {"runs_and_a_tail", 4096 + 21},
+    {"two_full_segments", 2 * 4096},
+};
+
+template <class Kernels, class Op>
+void expect_lanes_runs(const FloatSumOp& op, const std::string& isa) {
+  constexpr int L = Kernels::kLanes;
+  for (const FloatSumLength& c : kFloatSumLengths) {
+    SCOPED_TRACE(isa + " " + op.name + ": " + c.name);
+    const std::vector<float> x = rounding_data(c.n, static_cast<uint32_t>(c.n));
+    const size_t split = c.n / 2 / L * L;
+    double acc[L], want[L];
+    for (int l = 0; l < L; ++l) acc[l] = want[l] = 0.25 * l;  // a state from earlier segments
+    const auto* data = reinterpret_cast<const optimized::f32u*>(x.data());
+    Kernels::template lanes<Op>(data, split, acc);
+    Kernels::template lanes<Op>(data + split, c.n - split, acc);
+    lanes_model(op, x.data(), split, Kernels::kRunSteps, want);
+    lanes_model(op, x.data() + split, c.n - split, Kernels::kRunSteps, want);
+    for (int l = 0; l < L; ++l)
+      EXPECT_EQ(std::bit_cast<uint64_t>(acc[l]), std::bit_cast<uint64_t>(want[l])) << "lane " << l;
+  }
+}
+
+template <class Kernels, class Op>
+void expect_column_rows_run(const FloatSumOp& op, const std::string& isa) {
+  constexpr int R = Kernels::kRows;
+  for (size_t width : {1, 7, 8, 15, 16, 33, 100}) {
+    SCOPED_TRACE(isa + " " + op.name + ": " + std::to_string(width) + " columns");
+    const std::vector<float> x = rounding_data(R * width, static_cast<uint32_t>(width));
+    const optimized::f32u* rows[R];
+    for (int r = 0; r < R; ++r) rows[r] = reinterpret_cast<const optimized::f32u*>(x.data() + r * width);
+    std::vector<double> acc(width), want(width);
+    for (size_t j = 0; j < width; ++j) acc[j] = want[j] = 0.5 * static_cast<double>(j);
+    Kernels::template columns_rows<Op>(rows, width, acc.data());
+    for (size_t j = 0; j < width; ++j) {
+      float run = 0;
+      for (int r = 0; r < R; ++r) run += op.in_run(x[r * width + j]);
+      want[j] += static_cast<double>(run);
+    }
+    for (size_t j = 0; j < width; ++j)
+      EXPECT_EQ(std::bit_cast<uint64_t>(acc[j]), std::bit_cast<uint64_t>(want[j])) << "column " << j;
+  }
+}
+
+template <class Kernels>
+void expect_float_sum_runs(const std::string& isa) {
+  using namespace optimized::ops;
+  expect_lanes_runs<Kernels, SumD>(kFloatSumOps[0], isa);
+  expect_lanes_runs<Kernels, AbsSumD>(kFloatSumOps[1], isa);
+  expect_lanes_runs<Kernels, SquareSumD>(kFloatSumOps[2], isa);
+  expect_column_rows_run<Kernels, SumD>(kFloatSumOps[0], isa);
+  expect_column_rows_run<Kernels, AbsSumD>(kFloatSumOps[1], isa);
+  expect_column_rows_run<Kernels, SquareSumD>(kFloatSumOps[2], isa);
+}
+
+// Under clang only the baseline kernels are visible here (see the ARG* test below).
+TEST(OptimizedKernels, Float32SumsAddFloatRunsIntoDoubleLanesOnEveryInstructionSet) {
+  std::string ran = "baseline";
+  expect_float_sum_runs<optimized::isa_baseline::Kernels>("baseline");
+#ifdef DMLCERT_HAVE_ISA_AVX2
+  if (optimized::cpu_has_avx2_f16c()) {
+    expect_float_sum_runs<optimized::isa_avx2::Kernels>("avx2");
+    ran += " avx2";
+  }
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
+  if (optimized::cpu_has_avx512_kernels()) {
+    expect_float_sum_runs<optimized::isa_avx512::Kernels>("avx512");
+    ran += " avx512";
+  }
+#endif
+  RecordProperty("instruction_sets", ran);
+}
+
+// The column engine groups K::kRows rows into one float run whatever the input's layout: rows
+// it reads in place (columns 1 element apart) and rows it gathers first (here 2 apart) give the
+// same bits (rounding data: the grouping shows in the result).
+TEST(OptimizedLayouts, ColumnSumsOfGatheredRowsMatchRowsReadInPlaceBitwise) {
+  for (ReduceFunction f : {ReduceFunction::SUM, ReduceFunction::L1, ReduceFunction::SUM_SQUARE}) {
+    SCOPED_TRACE(name(f));
+    const uint32_t rows = 45, cols = 37;
+    const std::vector<float> x = rounding_data(rows * cols, 11);
+    ReduceDesc packed;
+    packed.function = f;
+    packed.axes = {0};
+    packed.input = packed_desc(F32, {rows, cols});
+    packed.output = packed_desc(F32, {1, cols});
+    ReduceDesc spaced = packed;
+    spaced.input.strides = std::vector<uint32_t>{2 * cols, 2};
+    spaced.input.total_bytes = min_implied_bytes(spaced.input).value();
+    InputData data;  // logical data; run_case lays it out by each descriptor's strides
+    data.input.resize(x.size() * sizeof(float));
+    std::memcpy(data.input.data(), x.data(), data.input.size());
+    const RunOutput a = run_case(optimized_backend(), packed, FeatureLevel::L5_0, data);
+    const RunOutput b = run_case(optimized_backend(), spaced, FeatureLevel::L5_0, data);
+    ASSERT_EQ(a.exec.status, Status::Ok) << a.exec.message;
+    ASSERT_EQ(b.exec.status, Status::Ok) << b.exec.message;
+    EXPECT_TRUE(a.output == b.output);
+  }
+}
+
 // ---- ARG* kernels: the same lanes on every instruction set. -----------------------------------
 // arg_lanes keeps, in lane i % kLanes, the first element of that lane that beats the lane's best
 // strictly (ties keep the lower index, a NaN never wins), and arg_columns each column's first best

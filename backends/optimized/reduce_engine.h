@@ -397,18 +397,15 @@ struct Engine {
       c.init(n);
       const uint64_t r0 = blk * kColumnBlock, r1 = std::min(p.n, r0 + kColumnBlock);
       uint32_t r = static_cast<uint32_t>(r0);
-      // Contiguous rows in memory are read in place, K::kRows at a time; others one at a time.
-      const bool direct = sj == 1 && p.in_type != DataType::FLOAT16;
+      // K::kRows rows at a time, whatever the layout (contiguous rows are read in place, others
+      // gathered into buf, one kSegment each), so that the grouping, and with it every rounding,
+      // is the same for any strides; the rest of the block one row at a time.
       const unaligned_t<In>* rows[K::kRows];
       int pending = 0;
       for_each_outer(p.reduced, r0, r1, [&](const std::array<int64_t, kMaxStreams>& roff) {
         const std::byte* src = in + (base + roff[0]) * static_cast<int64_t>(p.in_bytes);
-        if (!direct) {
-          R::template add_columns<K>(c, segment(src, sj, n, buf), n, r++);
-          return;
-        }
-        rows[pending++] = reinterpret_cast<const unaligned_t<In>*>(src);
-        if (pending == K::kRows) {
+        rows[pending] = segment(src, sj, n, buf + pending * kSegment);
+        if (++pending == K::kRows) {
           R::template add_column_rows<K>(c, rows, n, r);
           r += K::kRows;
           pending = 0;
@@ -428,7 +425,7 @@ struct Engine {
     const unsigned threads = pool().size();
     if (blocks == 1 || outer * tiles >= 4 * uint64_t{threads}) {
       parallel_for(outer * tiles, bytes, [&](uint64_t begin, uint64_t end) {
-        std::vector<In> buf(kSegment);
+        std::vector<In> buf(K::kRows * kSegment);
         auto total = std::make_unique<Columns>(), part = std::make_unique<Columns>();
         for (uint64_t item = begin; item < end; ++item) {
           const uint64_t j0 = (item % tiles) * kTile;
@@ -450,7 +447,7 @@ struct Engine {
     // Few tiles: the (tile, block) pairs in parallel, folded afterwards in the same order.
     std::vector<Columns> parts(outer * tiles * blocks);
     parallel_for(parts.size(), bytes, [&](uint64_t begin, uint64_t end) {
-      std::vector<In> buf(kSegment);
+      std::vector<In> buf(K::kRows * kSegment);
       for (uint64_t item = begin; item < end; ++item) {
         const uint64_t tile_item = item / blocks;
         const uint64_t j0 = (tile_item % tiles) * kTile;
@@ -594,7 +591,8 @@ void run_arg(const Plan& p, const Bindings& b) {
   });
 }
 
-// Sums accumulate in double for FLOAT32 data and in float for FLOAT16 data (reduce_ops.h).
+// Sums accumulate in double (in runs of float) for FLOAT32 data and in float for FLOAT16 data
+// (reduce_ops.h).
 template <class K, class A>
 bool run_sum(const Plan& p, ReduceFunction f, const Bindings& b) {
   switch (f) {

@@ -16,10 +16,12 @@
 namespace dmlcert::optimized::ops {
 
 // A plain sum of map(x) in Acc: the float sums below and the wrapping integer sums share it.
+// Run: the type a lane accumulates a run of elements in before adding it to Acc (run_t below).
 template <class InT, class AccT>
 struct Accumulate {
   using In = InT;
   using Acc = AccT;
+  using Run = AccT;
   static constexpr bool kVector = true;
   static DMLCERT_INLINE Acc identity() { return 0; }
   static DMLCERT_INLINE Acc map(In x) { return static_cast<Acc>(x); }
@@ -33,15 +35,23 @@ struct Accumulate {
   }
 };
 
-// Float sums of FLOAT32 data accumulate in double: the result then stays far inside docs/semantics.md's
-// bound (N-1)*u_acc*sum|x| + ulp_out (u_acc: the float32 unit roundoff), and the bandwidth-bound
-// kernels lose nothing (a float-to-double conversion costs less than the load it follows).
-// FLOAT16 data accumulates in float (the default profile's accumulation type): a FLOAT16 value
-// and its square are exact in float, and converting to double on top would make the kernel
-// compute-bound. With a fixed number of lanes and fixed blocks no element passes through more than
-// N-1 roundings, so the bound holds.
+// Float sums of FLOAT32 data accumulate in double, in runs of float: each lane of a row sums up
+// to Kernels::kRunSteps elements in float (Run) before it adds them into its double accumulator,
+// and each column the Kernels::kRows rows the column engine reads at once. An element then passes
+// through at most 15 float roundings, and never more than N-1 (a run holds at most N elements
+// of a lane or column), so the result stays inside docs/semantics.md's bound
+// (N-1)*u_acc*sum|x| + ulp_out (u_acc: the float32 unit roundoff) and, for large N, far inside
+// it; exact-mode data stays exact (its partial sums are exact in float). Accumulating every
+// element in double cost a conversion per 4 bytes read: from memory SUM and L2 over rows read at
+// 0.87-0.88 of the read roofline where float runs read at 0.93-0.95, SUM over columns at
+// 0.85-0.87 where 0.87-0.90 (interleaved runs, 2 GB on two cores). A kernel that spends fewer
+// instructions per byte hides more of the wait for memory. FLOAT16 data accumulates in float
+// (the default profile's accumulation type): a FLOAT16 value and its square are exact in float,
+// and converting to double on top would make the kernel compute-bound.
 template <class A>
-struct Sum : Accumulate<float, A> {};
+struct Sum : Accumulate<float, A> {
+  using Run = float;
+};
 template <class A>
 struct AbsSum : Sum<A> {
   static DMLCERT_INLINE A map(float x) { return __builtin_fabs(static_cast<A>(x)); }
@@ -50,19 +60,30 @@ struct AbsSum : Sum<A> {
     return d < 0 ? -d : d;
   }
 };
+// v, which the compiler may no longer fuse with what follows: GCC contracts a*b + c into one
+// fused multiply-add by default in C++, and only the AVX2 and AVX-512 kernels have one, so a
+// fused square would round differently on other machines.
+template <class V>
+DMLCERT_INLINE V unfused(V v) {
+  asm("" : "+x"(v));
+  return v;
+}
 template <class A>
 struct SquareSum : Sum<A> {
-  static DMLCERT_INLINE A map(float x) { return static_cast<A>(x) * static_cast<A>(x); }
+  static DMLCERT_INLINE A map(float x) { return unfused(static_cast<A>(x) * static_cast<A>(x)); }
   template <class VA, class V>
   static DMLCERT_INLINE VA vmap(VA d, V) {
-    return d * d;
+    return unfused(d * d);
   }
 };
 using SumD = Sum<double>;
 using AbsSumD = AbsSum<double>;
 using SquareSumD = SquareSum<double>;
 
+// Products stay in double throughout: a run of float products underflows or overflows where the
+// double product does not.
 struct ProductD : SumD {
+  using Run = double;
   static DMLCERT_INLINE Acc identity() { return 1.0; }
   template <class A>
   static DMLCERT_INLINE A op(A a, A b) {
@@ -152,5 +173,17 @@ struct Less {
     return x < best;
   }
 };
+
+// Op::Run where the op declares one, Op::Acc otherwise.
+template <class Op, class = void>
+struct RunOf {
+  using type = typename Op::Acc;
+};
+template <class Op>
+struct RunOf<Op, std::void_t<typename Op::Run>> {
+  using type = typename Op::Run;
+};
+template <class Op>
+using run_t = typename RunOf<Op>::type;
 
 }  // namespace dmlcert::optimized::ops
