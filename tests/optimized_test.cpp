@@ -17,6 +17,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <type_traits>
 
 #include "dmlcert/support.h"
 #include "op_tester.h"
@@ -412,6 +413,30 @@ TEST(OptimizedThreads, LargeCopiesAndScatterAreThreadIndependent) {
 
 // ---- (d) Kernel accuracy. ------------------------------------------------------------------------
 
+// Calls check(std::type_identity<Kernels>{}, name) for the baseline kernels and for each vector
+// instruction set this build has and this machine runs, and records which ran as the property
+// instruction_sets. Under clang the vector kernels are visible only to the files compiled for
+// them (backends/optimized/kernels.h): there only the baseline runs here, and the differential
+// tests cover the others.
+template <class Check>
+void on_every_instruction_set(Check check) {
+  std::string ran = "baseline";
+  check(std::type_identity<optimized::isa_baseline::Kernels>{}, std::string("baseline"));
+#ifdef DMLCERT_HAVE_ISA_AVX2
+  if (optimized::cpu_has_avx2_f16c()) {
+    check(std::type_identity<optimized::isa_avx2::Kernels>{}, std::string("avx2"));
+    ran += " avx2";
+  }
+#endif
+#ifdef DMLCERT_HAVE_ISA_AVX512
+  if (optimized::cpu_has_avx512_kernels()) {
+    check(std::type_identity<optimized::isa_avx512::Kernels>{}, std::string("avx512"));
+    ran += " avx512";
+  }
+#endif
+  ::testing::Test::RecordProperty("instruction_sets", ran);
+}
+
 // The largest relative error of exp(r) over every `step`-th float r in [-87, kShiftHeadroom]
 // (LOG_SUM_EXP's one pass shifts by less than the max, so arguments reach up to it), in units of
 // u = 2^-24, against the exact value (in long double).
@@ -435,19 +460,9 @@ double max_exp_error(uint32_t step) {
 // reduce_engine.h's LOG_SUM_EXP stays inside harness/src/reduce_bounds.cpp's bound only if each
 // exp is within 2u.
 TEST(OptimizedKernels, VectorExpIsWithinTwoUnitRoundoffs) {
-  EXPECT_LT(max_exp_error<optimized::isa_baseline::Kernels>(64), 2.0);
-  // Under clang the vector kernels are visible only to the files compiled for them
-  // (backends/optimized/kernels.h); there the differential tests cover them.
-#ifdef DMLCERT_HAVE_ISA_AVX2
-  if (optimized::cpu_has_avx2_f16c()) {
-    EXPECT_LT(max_exp_error<optimized::isa_avx2::Kernels>(64), 2.0);
-  }
-#endif
-#ifdef DMLCERT_HAVE_ISA_AVX512
-  if (optimized::cpu_has_avx512_kernels()) {
-    EXPECT_LT(max_exp_error<optimized::isa_avx512::Kernels>(64), 2.0);
-  }
-#endif
+  on_every_instruction_set([](auto kernels, const std::string& isa) {
+    EXPECT_LT(max_exp_error<typename decltype(kernels)::type>(64), 2.0) << isa;
+  });
 }
 
 // LOG_SUM_EXP's kernel declines a segment that holds a NaN or a +inf, wherever it lies, so that the
@@ -526,14 +541,9 @@ void expect_log_sum_exp_segments(const char* isa) {
 }
 
 TEST(OptimizedKernels, LogSumExpLeavesSegmentsWithNanOrInfinityToTheElementPath) {
-  expect_log_sum_exp_segments<optimized::isa_baseline::Kernels>("baseline");
-#ifdef DMLCERT_HAVE_ISA_AVX2
-  if (optimized::cpu_has_avx2_f16c()) expect_log_sum_exp_segments<optimized::isa_avx2::Kernels>("avx2");
-#endif
-#ifdef DMLCERT_HAVE_ISA_AVX512
-  if (optimized::cpu_has_avx512_kernels())
-    expect_log_sum_exp_segments<optimized::isa_avx512::Kernels>("avx512");
-#endif
+  on_every_instruction_set([](auto kernels, const std::string& isa) {
+    expect_log_sum_exp_segments<typename decltype(kernels)::type>(isa.c_str());
+  });
 }
 
 // ---- FLOAT32 sums: float runs folded into double, the same bits on every instruction set. ------
@@ -547,12 +557,11 @@ struct FloatSumOp {
   float (*in_run)(float);  // the element as a run adds it (float)
   double (*whole)(float);  // the element as the double accumulator adds it
 };
-const FloatSumOp kFloatSumOps[] = {
-    {"SUM", [](float x) { return x; }, [](float x) { return static_cast<double>(x); }},
-    {"L1", [](float x) { return std::fabs(x); }, [](float x) { return std::fabs(static_cast<double>(x)); }},
-    {"SUM_SQUARE", [](float x) { return x * x; },
-     [](float x) { return static_cast<double>(x) * static_cast<double>(x); }},
-};
+const FloatSumOp kSumOp{"SUM", [](float x) { return x; }, [](float x) { return static_cast<double>(x); }};
+const FloatSumOp kL1Op{"L1", [](float x) { return std::fabs(x); },
+                       [](float x) { return std::fabs(static_cast<double>(x)); }};
+const FloatSumOp kSumSquareOp{"SUM_SQUARE", [](float x) { return x * x; },
+                              [](float x) { return static_cast<double>(x) * static_cast<double>(x); }};
 
 // Data whose sums round in float: mixed signs and magnitudes, and a -0.
 std::vector<float> rounding_data(size_t n, uint32_t seed) {
@@ -634,31 +643,18 @@ void expect_column_rows_run(const FloatSumOp& op, const std::string& isa) {
 template <class Kernels>
 void expect_float_sum_runs(const std::string& isa) {
   using namespace optimized::ops;
-  expect_lanes_runs<Kernels, SumD>(kFloatSumOps[0], isa);
-  expect_lanes_runs<Kernels, AbsSumD>(kFloatSumOps[1], isa);
-  expect_lanes_runs<Kernels, SquareSumD>(kFloatSumOps[2], isa);
-  expect_column_rows_run<Kernels, SumD>(kFloatSumOps[0], isa);
-  expect_column_rows_run<Kernels, AbsSumD>(kFloatSumOps[1], isa);
-  expect_column_rows_run<Kernels, SquareSumD>(kFloatSumOps[2], isa);
+  expect_lanes_runs<Kernels, SumD>(kSumOp, isa);
+  expect_lanes_runs<Kernels, AbsSumD>(kL1Op, isa);
+  expect_lanes_runs<Kernels, SquareSumD>(kSumSquareOp, isa);
+  expect_column_rows_run<Kernels, SumD>(kSumOp, isa);
+  expect_column_rows_run<Kernels, AbsSumD>(kL1Op, isa);
+  expect_column_rows_run<Kernels, SquareSumD>(kSumSquareOp, isa);
 }
 
-// Under clang only the baseline kernels are visible here (see the ARG* test below).
 TEST(OptimizedKernels, Float32SumsAddFloatRunsIntoDoubleLanesOnEveryInstructionSet) {
-  std::string ran = "baseline";
-  expect_float_sum_runs<optimized::isa_baseline::Kernels>("baseline");
-#ifdef DMLCERT_HAVE_ISA_AVX2
-  if (optimized::cpu_has_avx2_f16c()) {
-    expect_float_sum_runs<optimized::isa_avx2::Kernels>("avx2");
-    ran += " avx2";
-  }
-#endif
-#ifdef DMLCERT_HAVE_ISA_AVX512
-  if (optimized::cpu_has_avx512_kernels()) {
-    expect_float_sum_runs<optimized::isa_avx512::Kernels>("avx512");
-    ran += " avx512";
-  }
-#endif
-  RecordProperty("instruction_sets", ran);
+  on_every_instruction_set([](auto kernels, const std::string& isa) {
+    expect_float_sum_runs<typename decltype(kernels)::type>(isa);
+  });
 }
 
 // The column engine groups K::kRows rows into one float run whatever the input's layout: rows
@@ -800,25 +796,10 @@ void expect_arg_kernels_for_every_type(const std::string& isa) {
   expect_arg_kernels<Kernels, Less, uint32_t>(isa + " ARGMIN uint32");
 }
 
-// Under clang the vector kernels are visible only to the files compiled for them
-// (backends/optimized/kernels.h): there only the baseline runs here, and the differential tests
-// cover the others. The property instruction_sets says which ran.
 TEST(OptimizedKernels, ArgKernelsKeepTheFirstBestOfEachLaneOnEveryInstructionSet) {
-  std::string ran = "baseline";
-  expect_arg_kernels_for_every_type<optimized::isa_baseline::Kernels>("baseline");
-#ifdef DMLCERT_HAVE_ISA_AVX2
-  if (optimized::cpu_has_avx2_f16c()) {
-    expect_arg_kernels_for_every_type<optimized::isa_avx2::Kernels>("avx2");
-    ran += " avx2";
-  }
-#endif
-#ifdef DMLCERT_HAVE_ISA_AVX512
-  if (optimized::cpu_has_avx512_kernels()) {
-    expect_arg_kernels_for_every_type<optimized::isa_avx512::Kernels>("avx512");
-    ran += " avx512";
-  }
-#endif
-  RecordProperty("instruction_sets", ran);
+  on_every_instruction_set([](auto kernels, const std::string& isa) {
+    expect_arg_kernels_for_every_type<typename decltype(kernels)::type>(isa);
+  });
 }
 
 }  // namespace
