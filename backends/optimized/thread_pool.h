@@ -49,9 +49,10 @@ class ThreadPool {
   std::mutex busy_;  // held by the caller for the whole of one parallel_for
   std::mutex m_;
   std::condition_variable start_cv_, done_cv_;
-  uint64_t generation_ = 0;
-  unsigned pending_ = 0;
-  bool stop_ = false;
+  // Written under m_; read without it while a thread spins (thread_pool.cpp says why it spins).
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<unsigned> pending_{0};
+  std::atomic<bool> stop_{false};
   // The current job.
   uint64_t n_ = 0, ranges_ = 0;
   std::atomic<uint64_t> next_{0};  // the next range to hand out
