@@ -1,6 +1,7 @@
 // A persistent pool of worker threads for the optimized backend. Operators split their outer
 // loops over it; threads are created once (not per call), because a call on a small tensor
-// must not pay for thread creation.
+// must not pay for thread creation. Between jobs they poll briefly before they sleep, because a
+// sequence of large calls must not pay for waking them either (thread_pool.cpp, kSpin).
 #pragma once
 
 #include <atomic>
