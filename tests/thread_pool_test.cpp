@@ -32,11 +32,11 @@ void PrintTo(const PoolCase& c, std::ostream* os) {
 }
 
 const PoolCase kPoolCases[] = {
-    {"BackToBackJobsAreCaughtWhilePolling", 2, 2000, 0us, 64},
-    {"JobsFarApartWakeSleepingWorkers", 2, 20, 2000us, 64},
-    {"ManyThreadsOnFewCores", 8, 200, 0us, 1000},
+    {"BackToBackJobs", 2, 2000, 0us, 64},  // the workers are still polling
+    {"JobsFarEnoughApartThatWorkersSleep", 2, 20, 2000us, 64},
+    {"EightThreadsOnFewCores", 8, 200, 0us, 1000},
     {"MoreThreadsThanItems", 4, 200, 0us, 3},
-    {"OneThreadRunsInline", 1, 100, 0us, 64},
+    {"OneThread", 1, 100, 0us, 64},
 };
 
 // Runs c.jobs jobs and returns the number of items that were not covered exactly once.
@@ -55,33 +55,43 @@ uint64_t miscovered_items(const PoolCase& c) {
   return wrong;
 }
 
+// Runs f() and returns its result, or fails the test by `name` and ends the process if f() has not
+// returned within 60 s (a hung job's threads cannot be joined).
+template <class F>
+auto within_deadline(const std::string& name, F f) {
+  auto done = std::async(std::launch::async, f);
+  if (done.wait_for(60s) != std::future_status::ready) {
+    ADD_FAILURE() << name << ": a job did not return within 60 s (a lost wakeup?)";
+    std::quick_exit(1);
+  }
+  return done.get();
+}
+
 class ThreadPoolJobs : public ::testing::TestWithParam<PoolCase> {};
 TEST_P(ThreadPoolJobs, CoverEveryItemOnceAndReturn) {
   const PoolCase c = GetParam();
-  auto done = std::async(std::launch::async, [c] { return miscovered_items(c); });
-  if (done.wait_for(60s) != std::future_status::ready) {
-    ADD_FAILURE() << c.name << ": a job did not return within 60 s (a lost wakeup?)";
-    std::quick_exit(1);  // the hung job's threads cannot be joined
-  }
-  EXPECT_EQ(done.get(), 0u);
+  EXPECT_EQ(within_deadline(c.name, [c] { return miscovered_items(c); }), 0u);
 }
 INSTANTIATE_TEST_SUITE_P(Pool, ThreadPoolJobs, ::testing::ValuesIn(kPoolCases),
                          [](const auto& info) { return info.param.name; });
 
 // A parallel_for from inside a job runs inline on the calling thread: the pool never waits on itself.
 TEST(ThreadPool, NestedJobRunsInline) {
-  ThreadPool pool(2);
-  std::atomic<int> inner_items{0};
-  pool.parallel_for(4, [&](uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      const std::thread::id outer = std::this_thread::get_id();
-      pool.parallel_for(10, [&](uint64_t ib, uint64_t ie) {
-        EXPECT_EQ(std::this_thread::get_id(), outer);
-        inner_items += static_cast<int>(ie - ib);
-      });
-    }
+  const int inner_items = within_deadline("NestedJobRunsInline", [] {
+    ThreadPool pool(2);
+    std::atomic<int> items{0};
+    pool.parallel_for(4, [&](uint64_t b, uint64_t e) {
+      for (uint64_t i = b; i < e; ++i) {
+        const std::thread::id outer = std::this_thread::get_id();
+        pool.parallel_for(10, [&](uint64_t ib, uint64_t ie) {
+          EXPECT_EQ(std::this_thread::get_id(), outer);
+          items += static_cast<int>(ie - ib);
+        });
+      }
+    });
+    return items.load();
   });
-  EXPECT_EQ(inner_items.load(), 40);
+  EXPECT_EQ(inner_items, 40);
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
     thunk_ = thunk;
     ctx_ = ctx;
     pending_.store(parts - 1);
-    // The job's fields above are published by this store (sequentially consistent, so a spinning
+    // This increment publishes the job's fields above (sequentially consistent, so a polling
     // worker that sees the new generation sees them too).
     generation_.fetch_add(1);
   }
