@@ -1,20 +1,31 @@
 // dmlcert_bench: every workload (workloads.cpp) as `<workload>/<implementation>`, where the
 // implementation is reference, optimized, eigen, torch (when built with libtorch) and the roofline
-// (`copy` for data movement, `read` for reductions). Bytes per second are the workload's output
-// bytes (data movement) or input bytes (reductions), the same for every implementation of a
-// workload, so ratios of bytes_per_second are speedups. bench/ratios.py prints them.
+// (`copy` for data movement; `read` and `read_hw` for reductions, roofline.h says why two). Bytes
+// per second are the workload's output bytes (data movement) or input bytes (reductions), the same
+// for every implementation of a workload, so ratios of bytes_per_second are speedups.
+// bench/ratios.py prints them.
 //
 // Every workload also runs as `<workload>_mem`, sized to stream at least four times the last-level
 // cache (workloads.h). Each benchmark's label says which limit its roofline measures: `cache` when
 // the bytes the roofline streams fit in the last-level cache, `memory` at four times it or more,
 // `cache+memory` in between; the counter llc_multiple is that ratio.
+//
+// --rounds=N runs each workload's implementations N times in turn (round r starting with the r-th
+// implementation, so that none always runs first), where --benchmark_repetitions=N runs one
+// implementation N times and then the next: in rounds a stretch of slow memory on a shared machine
+// slows every side of a ratio, not one. A workload's buffers are filled once for all its rounds.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "eigen_impl.h"
 #include "optimized/optimized.h"
@@ -53,13 +64,13 @@ void run_peer(benchmark::State& state, const Workload& w, MakeRunner make) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
 }
 
-void run_roofline(benchmark::State& state, const Workload& w) {
+void run_roofline(benchmark::State& state, const Workload& w, ReadPrefetch prefetch) {
   Buffers& b = buffers_for(w);
   for (auto _ : state) {
     if (w.roofline == Roofline::Copy)
       roofline_copy(b.output.data(), b.input.data(), w.bytes);
     else
-      benchmark::DoNotOptimize(roofline_read(b.input.data(), w.bytes));
+      benchmark::DoNotOptimize(roofline_read(b.input.data(), w.bytes, prefetch));
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
@@ -85,34 +96,47 @@ auto labelled(const Workload& w, Run run) {
 }
 
 // min_time: every timed benchmark runs at least this long per repetition. 0.3 s unless
-// --benchmark_min_time is given (a MinTime() set here would override the flag).
-void register_all(std::optional<double> min_time) {
+// --benchmark_min_time is given (a MinTime() set here would override the flag). rounds: see the
+// top of the file; 0 registers each benchmark once, to repeat as --benchmark_repetitions says.
+void register_all(std::optional<double> min_time, int rounds) {
   static const std::unique_ptr<Backend> reference = reference::make_backend();
   static const std::unique_ptr<Backend> optimized = optimized::make_backend();
-  auto timed = [&](const std::string& name, auto run) {
-    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), run);
-    if (min_time) b->MinTime(*min_time);
-    b->UseRealTime()->Unit(benchmark::kMillisecond);
-  };
+  using Run = std::function<void(benchmark::State&)>;
   for (const Workload& w : workloads()) {
     const std::string base = w.name + "/";
     // The reference is slow (seconds per call on 16M elements): one iteration, and only on the
-    // cache-sized workloads (its ratio does not depend on the size).
+    // cache-sized workloads (its ratio does not depend on the size), and once however many rounds.
     if (!w.memory_sized)
       benchmark::RegisterBenchmark((base + "reference").c_str(),
                                    labelled(w, [&w](benchmark::State& s) { run_backend(s, *reference, w); }))
           ->Iterations(1)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
-    timed(base + "optimized", labelled(w, [&w](benchmark::State& s) { run_backend(s, *optimized, w); }));
+    std::vector<std::pair<std::string, Run>> timed;
+    timed.emplace_back("optimized", [&w](benchmark::State& s) { run_backend(s, *optimized, w); });
     if (eigen_has(w))
-      timed(base + "eigen", labelled(w, [&w](benchmark::State& s) { run_peer(s, w, eigen_runner); }));
+      timed.emplace_back("eigen", [&w](benchmark::State& s) { run_peer(s, w, eigen_runner); });
 #ifdef DMLCERT_BENCH_TORCH
     if (torch_has(w))
-      timed(base + "torch", labelled(w, [&w](benchmark::State& s) { run_peer(s, w, torch_runner); }));
+      timed.emplace_back("torch", [&w](benchmark::State& s) { run_peer(s, w, torch_runner); });
 #endif
-    timed(base + (w.roofline == Roofline::Copy ? "copy" : "read"),
-          labelled(w, [&w](benchmark::State& s) { run_roofline(s, w); }));
+    if (w.roofline == Roofline::Copy) {
+      timed.emplace_back("copy", [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::Software); });
+    } else {
+      timed.emplace_back("read", [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::Software); });
+      timed.emplace_back("read_hw",
+                         [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::HardwareOnly); });
+    }
+    const size_t k = timed.size();
+    for (int r = 0; r < std::max(rounds, 1); ++r)
+      for (size_t i = 0; i < k; ++i) {
+        const auto& [impl, run] = timed[(i + static_cast<size_t>(r)) % k];
+        benchmark::internal::Benchmark* b =
+            benchmark::RegisterBenchmark((base + impl).c_str(), labelled(w, run));
+        if (min_time) b->MinTime(*min_time);
+        if (rounds > 0) b->Repetitions(1);
+        b->UseRealTime()->Unit(benchmark::kMillisecond);
+      }
   }
 }
 
@@ -121,6 +145,47 @@ std::optional<double> default_min_time(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--benchmark_min_time", 20) == 0) return std::nullopt;
   return 0.3;
+}
+
+constexpr const char* kRoundsHelp =
+    "dmlcert_bench's own flag:\n"
+    "  --rounds=N  run each workload's implementations N times in turn (1 to 1000), so that\n"
+    "              bench/ratios.py compares medians of runs made side by side; replaces\n"
+    "              --benchmark_repetitions (bench/README.md)\n\n";
+
+// Takes --rounds=N out of argv (Google Benchmark rejects flags it does not know). 0 when absent;
+// nullopt, after saying why, when the value or the combination is wrong.
+std::optional<int> take_rounds(int& argc, char** argv) {
+  int rounds = 0, out = 1;
+  bool repetitions = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") std::fputs(kRoundsHelp, stdout);
+    if (arg.rfind("--benchmark_repetitions", 0) == 0) repetitions = true;
+    if (arg.rfind("--rounds", 0) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const std::string value = arg.size() > 9 && arg[8] == '=' ? arg.substr(9) : "";
+    char* end = nullptr;
+    const long n = value.empty() ? 0 : std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || n < 1 || n > 1000) {
+      std::fprintf(stderr,
+                   "dmlcert_bench: --rounds needs a whole number from 1 to 1000 (--rounds=5), got '%s'\n",
+                   arg.c_str());
+      return std::nullopt;
+    }
+    rounds = static_cast<int>(n);
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  if (rounds > 0 && repetitions) {
+    std::fprintf(stderr,
+                 "dmlcert_bench: --rounds and --benchmark_repetitions both repeat every benchmark; give one "
+                 "(--rounds interleaves the implementations, bench/README.md)\n");
+    return std::nullopt;
+  }
+  return rounds;
 }
 
 void report_cache() {
@@ -137,7 +202,9 @@ void report_cache() {
 }  // namespace dmlcert::bench
 
 int main(int argc, char** argv) {
-  dmlcert::bench::register_all(dmlcert::bench::default_min_time(argc, argv));
+  const std::optional<int> rounds = dmlcert::bench::take_rounds(argc, argv);
+  if (!rounds) return 1;
+  dmlcert::bench::register_all(dmlcert::bench::default_min_time(argc, argv), *rounds);
   benchmark::Initialize(&argc, argv);
   dmlcert::bench::report_cache();
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

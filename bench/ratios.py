@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Reads Google Benchmark JSON output of dmlcert_bench and prints, per workload, the optimized
 backend's rate and its ratios of bytes per second to the reference, Eigen, libtorch (when the binary
-was built with it) and the roofline (copy or read), each with PASS/FAIL against the acceptance
-targets, and which limit the roofline measures (cache, memory, or cache+memory). Exit status 1
-when a target fails, 2 when the file cannot be read.
+was built with it) and the roofline (copy, or the faster of read and read_hw), each with PASS/FAIL
+against the acceptance targets, and which limit the roofline measures (cache, memory, or
+cache+memory). Exit status 1 when a target fails, 2 when the file cannot be read.
 
     python3 bench/ratios.py bench.json
 
-Uses the medians when the run had --benchmark_repetitions, single runs otherwise.
+Uses the medians: of the runs of each benchmark when the bench ran with --rounds (which runs a
+workload's implementations in turn), or the medians Google Benchmark computed with
+--benchmark_repetitions; a single run otherwise.
 """
 import json
+import statistics
 import sys
 
 # The acceptance targets (README.md, "Reading the ratios").
@@ -32,24 +35,38 @@ MEMORY_SUFFIX = "_mem"
 
 
 def load(path):
-    """(context, workload -> {implementation -> bytes per second, "label" -> limit}). With
-    --benchmark_repetitions the medians are used (one run of a bandwidth-bound loop moves by
-    10-20% on a shared machine)."""
+    """(context, workload -> {implementation -> bytes per second, "label" -> limit}, runs per
+    median). One run of a bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark
+    run more than once is represented by its median: Google Benchmark's aggregate where it computed
+    one (--benchmark_repetitions), otherwise the median of the runs of the same name (--rounds)."""
     with open(path) as f:
         data = json.load(f)
     benchmarks = [b for b in data.get("benchmarks", []) if "error_occurred" not in b]
     medians = [b for b in benchmarks if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
     chosen = medians if medians else [b for b in benchmarks if b.get("run_type", "iteration") == "iteration"]
-    rates = {}
+    runs = {}
+    labels = {}
     for b in chosen:
+        if "bytes_per_second" not in b:
+            continue
         workload, _, impl = b["name"].partition("/")
         impl = impl.split("/")[0]
-        if "bytes_per_second" in b:
-            entry = rates.setdefault(workload, {})
-            entry[impl] = b["bytes_per_second"]
-            if b.get("label"):
-                entry["label"] = b["label"]
-    return data.get("context", {}), rates
+        runs.setdefault(workload, {}).setdefault(impl, []).append(b["bytes_per_second"])
+        if b.get("label"):
+            labels[workload] = b["label"]
+    rates = {}
+    most = 1
+    for workload, impls in runs.items():
+        entry = rates.setdefault(workload, {})
+        for impl, values in impls.items():
+            entry[impl] = statistics.median(values)
+            if impl != "reference":
+                most = max(most, len(values))
+        if workload in labels:
+            entry["label"] = labels[workload]
+    if medians:
+        most = max((b.get("repetitions", 1) for b in medians), default=1)
+    return data.get("context", {}), rates, most
 
 
 def verdict(ratio, target):
@@ -81,6 +98,15 @@ def fmt(ratio):
     return "-" if ratio is None else f"{ratio:.2f}"
 
 
+def roofline(rates):
+    """The copy roofline, or the faster of the two read rooflines (bench/roofline.h: which read
+    loop streams faster depends on the machine)."""
+    if "copy" in rates:
+        return rates["copy"]
+    reads = [rates[k] for k in ("read", "read_hw") if k in rates]
+    return max(reads) if reads else None
+
+
 def ratio(a, b):
     return a / b if a and b else None
 
@@ -98,11 +124,15 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        context, rates = load(argv[1])
-    except (OSError, ValueError) as e:
+        context, rates, runs = load(argv[1])
+    except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"ratios.py: {argv[1]}: {e}", file=sys.stderr)
         return 2
     print(describe_cache(context))
+    if runs > 1:
+        print(f"rates: medians of {runs} runs")
+    else:
+        print("rates: single runs (no --rounds or --benchmark_repetitions)")
     has_torch = any("torch" in r for r in rates.values())
     columns = [("opt/ref", 8), ("opt/eigen", 9)] + ([("opt/torch", 9)] if has_torch else []) + [("opt/roof", 8)]
     header = f"{'workload':30} {'GB/s':>7} {'':4} " + " ".join(f"{name:>{w}} {'':4}" for name, w in columns)
@@ -114,7 +144,7 @@ def main(argv):
         opt = r.get("optimized")
         if opt is None:
             continue
-        vs_roof = ratio(opt, r.get("copy", r.get("read")))
+        vs_roof = ratio(opt, roofline(r))
         cells = [(ratio(opt, r.get("reference")), verdict(ratio(opt, r.get("reference")), REFERENCE_MIN))]
         for peer in ["eigen"] + (["torch"] if has_torch else []):
             vs_peer = ratio(opt, r.get(peer))

@@ -21,7 +21,9 @@ void roofline_copy(std::byte* dst, const std::byte* src, uint64_t bytes) {
   });
 }
 
-uint64_t roofline_read(const std::byte* src, uint64_t bytes) {
+namespace {
+template <bool Prefetch>
+uint64_t read_all(const std::byte* src, uint64_t bytes) {
   const uint64_t chunks = (bytes + kChunk - 1) / kChunk;
   std::atomic<uint64_t> total{0};
   optimized::pool().parallel_for(chunks, [&](uint64_t begin, uint64_t end) {
@@ -29,17 +31,19 @@ uint64_t roofline_read(const std::byte* src, uint64_t bytes) {
     uint64_t lanes[8] = {};
     const uint64_t words = (e - b) / 8;
     for (uint64_t i = 0; i + 8 <= words; i += 8) {
-      // Prefetched at least as the optimized kernels prefetch (kernels.inc, prefetch_stream and
-      // prefetch_stream_far): a roofline that streams with less help than the kernels get is no
-      // roof (FLOAT16 SUM from memory ran at 1.15 of it without any). The far L2 prefetch makes
-      // this the fastest of the read loops measured, from memory on two cores (interleaved runs,
-      // 2 GB): L1 2 KiB and L2 4 KiB 25.4 GB/s (mean of 6), L2 at 8 KiB instead 26.1, both L2
-      // distances 26.4 (faster in 6 of 6 rounds); none 20-22; another L1 prefetch at 1 KiB made
-      // it slower (25.6 where 2 KiB and 4 KiB alone read 26.6, means of 5).
-      const uintptr_t at = reinterpret_cast<uintptr_t>(src + b + i * 8);
-      __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL1), 0, 3);
-      __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL2), 0, 2);
-      __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL2Far), 0, 2);
+      if constexpr (Prefetch) {
+        // At least as the optimized kernels prefetch (kernels.inc, prefetch_stream and
+        // prefetch_stream_far): a roofline that streams with less help than the kernels get is no
+        // roof (FLOAT16 SUM from memory ran at 1.15 of it without any). The far L2 prefetch made
+        // this the fastest of the read loops measured on one machine, from memory on two cores
+        // (interleaved runs, 2 GB): L1 2 KiB and L2 4 KiB 25.4 GB/s (mean of 6), L2 at 8 KiB
+        // instead 26.1, both L2 distances 26.4 (faster in 6 of 6 rounds); none 20-22; another L1
+        // prefetch at 1 KiB made it slower (25.6 where 2 KiB and 4 KiB alone read 26.6, means of 5).
+        const uintptr_t at = reinterpret_cast<uintptr_t>(src + b + i * 8);
+        __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL1), 0, 3);
+        __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL2), 0, 2);
+        __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL2Far), 0, 2);
+      }
       for (int j = 0; j < 8; ++j) {
         uint64_t w;
         std::memcpy(&w, src + b + (i + j) * 8, 8);
@@ -51,6 +55,11 @@ uint64_t roofline_read(const std::byte* src, uint64_t bytes) {
     total += s;
   });
   return total.load();
+}
+}  // namespace
+
+uint64_t roofline_read(const std::byte* src, uint64_t bytes, ReadPrefetch prefetch) {
+  return prefetch == ReadPrefetch::Software ? read_all<true>(src, bytes) : read_all<false>(src, bytes);
 }
 
 }  // namespace dmlcert::bench

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Tests of bench/ratios.py on hand-made Google Benchmark JSON: which rate stands for a benchmark
+run several times, which roofline a reduction is held to, and the verdicts. Run by CTest
+(bench_ratios) or directly: python3 bench/ratios_test.py"""
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ratios  # noqa: E402
+
+GB = 1e9
+
+
+def run(name, gbps, **extra):
+    """One run as dmlcert_bench writes it: `<workload>/<implementation>/<Google Benchmark's suffix>`."""
+    entry = {"name": f"{name}/min_time:0.300/real_time", "run_type": "iteration", "bytes_per_second": gbps * GB}
+    entry.update(extra)
+    return entry
+
+
+def median_aggregate(name, gbps):
+    return run(name, gbps, run_type="aggregate", aggregate_name="median", repetitions=5)
+
+
+def ratios_of(benchmarks):
+    """ratios.py's verdict on a run: (exit status, workload -> line printed for it)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"context": {"llc_bytes": str(32 << 20), "llc_detected": "true"}, "benchmarks": benchmarks}, f)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            status = ratios.main(["ratios.py", f.name])
+    finally:
+        os.unlink(f.name)
+    lines = {line.split()[0]: line for line in out.getvalue().splitlines() if line.startswith("reduce_")}
+    return status, lines, out.getvalue()
+
+
+class Medians(unittest.TestCase):
+    # Each case: the runs, and the optimized rate (GB/s) ratios.py must print.
+    CASES = {
+        "one run stands for itself": ([run("reduce_x/optimized", 30)], "30.00"),
+        # --rounds: three runs of one name; their median, not the mean (31.7) or the last (35).
+        "runs of one name give their median": (
+            [run("reduce_x/optimized", 30), run("reduce_x/optimized", 20), run("reduce_x/optimized", 35)],
+            "30.00",
+        ),
+        # --benchmark_repetitions: Google Benchmark's median, not its own reading of the runs.
+        "a median aggregate wins over the runs": (
+            [run("reduce_x/optimized", 10), run("reduce_x/optimized", 12), median_aggregate("reduce_x/optimized", 40)],
+            "40.00",
+        ),
+    }
+
+    def test_cases(self):
+        for name, (benchmarks, printed) in self.CASES.items():
+            with self.subTest(name):
+                _, lines, _ = ratios_of(benchmarks)
+                self.assertEqual(lines["reduce_x"].split()[1], printed)
+
+    def test_says_how_many_runs_each_median_takes(self):
+        runs = [run("reduce_x/optimized", v) for v in (1, 2, 3)] + [run("reduce_x/read", v) for v in (1, 2, 3)]
+        self.assertIn("rates: medians of 3 runs", ratios_of(runs)[2])
+
+
+class Verdicts(unittest.TestCase):
+    # Each case: the workload's rates (GB/s) and the exit status (1: a target failed).
+    CASES = {
+        "ahead of the peer by 1.1": ("reduce_x", {"optimized": 33, "torch": 30, "read": 60}, 0),
+        "a tie with the peer at the roofline": ("reduce_x", {"optimized": 30.6, "torch": 30, "read": 32}, 0),
+        "a tie with the peer below the roofline": ("reduce_x", {"optimized": 30.6, "torch": 30, "read": 40}, 1),
+        "behind the peer at the roofline": ("reduce_x", {"optimized": 29, "torch": 30, "read": 30}, 1),
+        # bench/roofline.h: a reduction is held to the faster read loop, whichever it is.
+        "the faster read roofline counts (read_hw)": (
+            "reduce_x",
+            {"optimized": 30.6, "torch": 30, "read": 32, "read_hw": 40},
+            1,
+        ),
+        "the faster read roofline counts (read)": (
+            "reduce_x",
+            {"optimized": 30.6, "torch": 30, "read": 40, "read_hw": 32},
+            1,
+        ),
+        "a memory-sized reduction at 0.85 of the roofline": ("reduce_x_mem", {"optimized": 25.5, "read": 30}, 0),
+        "a memory-sized reduction below 0.85 of the roofline": ("reduce_x_mem", {"optimized": 25.4, "read": 30}, 1),
+    }
+
+    def test_cases(self):
+        for name, (workload, rates, status) in self.CASES.items():
+            with self.subTest(name):
+                got, _, out = ratios_of([run(f"{workload}/{impl}", v) for impl, v in rates.items()])
+                self.assertEqual(got, status, out)
+
+    def test_unreadable_file_is_status_2(self):
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(ratios.main(["ratios.py", "/nonexistent/bench.json"]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
