@@ -3,6 +3,7 @@
 // own output readable, writes its report, leaves no process behind, and its repro files replay.
 // Also: a run stopped by SIGINT or killed from outside still leaves a report, and shard reports
 // merge to the unsharded totals.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -250,6 +251,11 @@ INSTANTIATE_TEST_SUITE_P(
                         [](const PluginRun& run) {
                           EXPECT_TRUE(some_cell_is(run, "limit"));
                           EXPECT_TRUE(some_failure_says(run, "over its memory limit of 512 MiB"));
+                          // The repro line reruns it under the same limit (the replay below
+                          // checks that it then ends the same way).
+                          ASSERT_FALSE(run.report["failures"].empty());
+                          EXPECT_THAT(run.report["failures"][0]["reproduce"].get<std::string>(),
+                                      testing::EndsWith(" --memory-limit 0.5"));
                         }},
         // A thread writes into the output after its call returned: blamed on the case that made
         // the call, never a later one. The first failures of each cell are confirmed, and

@@ -223,6 +223,22 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
       ->capture_default_str();
 }
 
+std::string isolation_flags(const plugin::IsolationOptions& options) {
+  const plugin::IsolationOptions defaults;
+  auto number = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return std::string(text);
+  };
+  std::string flags;
+  if (options.floor_seconds != defaults.floor_seconds) flags += " --timeout " + number(options.floor_seconds);
+  if (options.memory_limit_bytes != plugin::default_memory_limit())
+    flags += " --memory-limit " + number(static_cast<double>(options.memory_limit_bytes) / (1 << 30));
+  if (options.cpu_seconds_per_call != defaults.cpu_seconds_per_call)
+    flags += " --cpu-limit " + number(options.cpu_seconds_per_call);
+  return flags;
+}
+
 std::string absolute_spec(const std::string& spec) {
   if (!spec.starts_with("plugin:")) return spec;
   std::error_code ec;

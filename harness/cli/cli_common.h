@@ -56,6 +56,9 @@ void add_backend_option(CLI::App& cmd, std::string* spec);
 void add_run_options(CLI::App& cmd, RunOptions* options);
 // Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
+// The add_isolation_options flags whose values differ from the defaults, each with a leading
+// space (" --memory-limit 0.5"), for repro lines: they rerun a case under the limits it failed under.
+std::string isolation_flags(const plugin::IsolationOptions& options);
 
 // How long `run` watches an isolated backend after each call for a late write (RunOptions::
 // settle_seconds); `replay`, which runs whole corpora, watches a tenth of that.

@@ -142,6 +142,7 @@ int certify(CertifyArgs& a) {
   }
   o.backend = backends->spec;
   o.engine.backend_spec = backends->spec;
+  o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
   o.engine.repro_dir = fs::absolute(a.repro_dir).string();
   o.engine.isolated = true;

@@ -130,6 +130,7 @@ int fuzz(const FuzzArgs& a) {
   Oracle& oracle = vs_oracle ? *vs_oracle : *backends->oracle;
 
   o.engine.backend_spec = backends->spec;
+  o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
   o.engine.repro_dir = fs::absolute(a.repro_dir).string();
   o.engine.run = a.options;

@@ -66,8 +66,9 @@ int replay(const ReplayArgs& a) {
       // The case alone, in a file of its own, so that the command reruns exactly it.
       const std::string repro = save_for_reproduction(c, a.repro_dir);
       if (!repro.empty())
-        std::cout << "  case file: " << repro
-                  << "\n  reproduce: " << engine::reproduce_command(program_path(), repro, backends->spec)
+        std::cout << "  case file: " << repro << "\n  reproduce: "
+                  << engine::reproduce_command(program_path(), repro, backends->spec,
+                                               isolation_flags(backends->isolation))
                   << "\n";
     }
   };

@@ -80,10 +80,10 @@ std::string_view name(Failure::Confirmation c) {
   return "?";
 }
 
-std::string reproduce_command(const std::string& program, const std::string& file,
-                              const std::string& backend) {
+std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend,
+                              const std::string& backend_flags) {
   return shell_word(program.empty() ? "dmlcert" : program) + " run " + shell_word(file) + " --backend " +
-         shell_word(backend);
+         shell_word(backend) + backend_flags;
 }
 
 std::string file_safe(const std::string& key) {
@@ -247,7 +247,7 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
                        (f.outcome != Outcome::LateWrite && sequence_fails({&call->c}, Outcome::LateWrite));
     f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
   }
-  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec);
+  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
 }
@@ -466,7 +466,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
     }
   }
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
-  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec);
+  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   out.failure = std::move(f);
 }

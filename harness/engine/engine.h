@@ -62,7 +62,11 @@ std::string_view name(Failure::Confirmation c);
 struct EngineOptions {
   std::string backend_spec;  // as the user named it, with absolute paths (repro lines)
   std::string program;       // the dmlcert executable, absolute (repro lines)
-  std::string repro_dir;     // the run's own directory
+  // The isolation flags the run was given where they differ from the defaults (" --memory-limit
+  // 0.5"): a repro line that ran under other limits could end otherwise (a memory hog that met a
+  // 0.5 GiB limit at once can run into its deadline before it meets a 2 GiB one).
+  std::string backend_flags;
+  std::string repro_dir;  // the run's own directory
   RunOptions run;
   // The backend runs in a child process: the harness survives a crash, so case files are
   // written only for failures. In-process runs keep one in-flight file rewritten before every
@@ -196,8 +200,9 @@ class Engine {
 };
 
 // The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).
-std::string reproduce_command(const std::string& program, const std::string& file,
-                              const std::string& backend);
+// backend_flags (EngineOptions) follow the backend.
+std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend,
+                              const std::string& backend_flags = "");
 // A file-name-safe form of a work item key.
 std::string file_safe(const std::string& key);
 
