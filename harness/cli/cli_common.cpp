@@ -87,7 +87,7 @@ void add_run_options(CLI::App& cmd, RunOptions* options) {
 
 namespace {
 
-// A bound as the usage message prints it: 0.1, 1e+06.
+// A number as the usage message and the repro lines print it: 0.1, 0.5, 1e+06.
 std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -225,17 +225,13 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
 
 std::string isolation_flags(const plugin::IsolationOptions& options) {
   const plugin::IsolationOptions defaults;
-  auto number = [](double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", v);
-    return std::string(text);
-  };
   std::string flags;
-  if (options.floor_seconds != defaults.floor_seconds) flags += " --timeout " + number(options.floor_seconds);
+  if (options.floor_seconds != defaults.floor_seconds)
+    flags += " --timeout " + number_text(options.floor_seconds);
   if (options.memory_limit_bytes != plugin::default_memory_limit())
-    flags += " --memory-limit " + number(static_cast<double>(options.memory_limit_bytes) / (1 << 30));
+    flags += " --memory-limit " + number_text(static_cast<double>(options.memory_limit_bytes) / (1 << 30));
   if (options.cpu_seconds_per_call != defaults.cpu_seconds_per_call)
-    flags += " --cpu-limit " + number(options.cpu_seconds_per_call);
+    flags += " --cpu-limit " + number_text(options.cpu_seconds_per_call);
   return flags;
 }
 
