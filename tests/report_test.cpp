@@ -60,6 +60,7 @@ struct KeyRow {
   const char* where;
   const char* case_name;
   const char* key;
+  const char* counts_against = "";  // set by the run where the where does not tell
 };
 void PrintTo(const KeyRow& r, std::ostream* os) {
   *os << r.name;
@@ -70,7 +71,16 @@ TEST_P(FailingKey, IsTheCellRuleOrCorpusCase) {
   Failure f;
   f.where = GetParam().where;
   f.case_name = GetParam().case_name;
+  f.counts_against = GetParam().counts_against;
   EXPECT_EQ(failing_key_of(f), GetParam().key);
+  // A report read back counts the failure where the run did.
+  Report r;
+  r.failures = {f};
+  std::string error;
+  const auto back = report_from_json(to_json(r), &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_EQ(back->failures.size(), 1u);
+  EXPECT_EQ(failing_key_of(back->failures.front()), GetParam().key);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -80,6 +90,10 @@ INSTANTIATE_TEST_SUITE_P(
                              "REDUCE.SUM/input/FLOAT16/r8"},
                       KeyRow{"sequence", "sequences/SLICE1/output/INT8/r2/random/7", "",
                              "SLICE1/output/INT8/r2"},
+                      // A sequence runs a case of another type; its failure is that type's cell's.
+                      KeyRow{"sequence_member_of_another_cell",
+                             "sequences/REDUCE.L2/input/FLOAT32/r1/random/1/type-FLOAT16", "",
+                             "REDUCE.L2/input/FLOAT16/r1", "REDUCE.L2/input/FLOAT16/r1"},
                       KeyRow{"rule", "invalid/SLICE1.WINDOW_BOUNDS/3", "", "invalid/SLICE1.WINDOW_BOUNDS"},
                       KeyRow{"lower_level_rule", "levels/1_0/unspecified/REDUCE.AXES_DUPLICATE/0", "",
                              "unspecified/REDUCE.AXES_DUPLICATE"},

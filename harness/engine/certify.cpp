@@ -437,7 +437,25 @@ class Certification {
 
   // A family of related cases, back to back in the backend's process, all sampled at one seed.
   // Valid members count towards their cell; a member that is invalid or class U at its level
-  // counts towards the first rule it breaks.
+  // counts towards the first rule it breaks. `key` names that check as a work item's key would
+  // (WorkItem::counts_at).
+  struct MemberCheck {
+    bool is_cell;
+    size_t index;
+    std::string key;
+  };
+  MemberCheck member_check(const Item& item, const RelatedCase& member, const Classification& cls) {
+    if (cls.case_class == CaseClass::Valid) {
+      const auto at = cell_index_.find(cert::cell_key(member.cell));
+      const size_t index = at != cell_index_.end() ? at->second : item.index;
+      return {true, index, "cells/" + cert::cell_key(report_.cells[index].cell)};
+    }
+    const auto section =
+        cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid : cert::RuleSection::Unspecified;
+    const std::string rule = cls.findings.empty() ? "?" : cls.findings.front().rule;
+    return {false, rule_index(rule, section), std::string(cert::name(section)) + "/" + rule};
+  }
+
   void execute_family(const Item& item, uint64_t seed) {
     const SupportCell& cell = report_.cells[item.index].cell;
     for (const RelatedCase& member :
@@ -446,6 +464,8 @@ class Certification {
         return;
       WorkItem work;
       work.key = item.key + "/" + member.name;
+      // A known failure of the member's own cell (--expect) is known here too.
+      work.counts_at = [&](const Classification& cls) { return member_check(item, member, cls).key; };
       work.gen = member.gen;
       work.seed = seed;
       work.size = member.size;
@@ -461,18 +481,10 @@ class Certification {
         for (const Failure& f : out.earlier) count_earlier(f);
         continue;
       }
-      size_t index = item.index;
-      if (out.cls.case_class == CaseClass::Valid) {
-        if (const auto at = cell_index_.find(cert::cell_key(member.cell)); at != cell_index_.end())
-          index = at->second;
-        tally(item, {report_.cells[index].counts, &report_.cells[index].repros, std::pair{true, index}}, out);
-      } else {
-        index = rule_index(out.cls.findings.empty() ? "?" : out.cls.findings.front().rule,
-                           out.cls.case_class == CaseClass::Invalid ? cert::RuleSection::Invalid
-                                                                    : cert::RuleSection::Unspecified);
-        tally(item, {report_.rules[index].counts, &report_.rules[index].repros, std::pair{false, index}},
-              out);
-      }
+      const MemberCheck at = member_check(item, member, out.cls);
+      cert::Counts& counts = at.is_cell ? report_.cells[at.index].counts : report_.rules[at.index].counts;
+      auto& repros = at.is_cell ? report_.cells[at.index].repros : report_.rules[at.index].repros;
+      tally(item, {counts, &repros, std::pair{at.is_cell, at.index}}, out);
       // A timeout ends the family as it ends its cell.
       if (out.report.outcome == Outcome::Timeout || out.report.outcome == Outcome::Limit) return;
     }
@@ -511,9 +523,15 @@ class Certification {
     // reports equal the unsharded run.
     if (problem.empty() && o_.shard.index != 0) return;
     ++check.counts[static_cast<size_t>(problem.empty() ? Outcome::Passed : Outcome::Crash)];
-    if (!problem.empty())
-      report_.failures.push_back({"robustness/BACKEND.DESTROY", "destroy", Outcome::Crash, problem, "", "",
-                                  "", "unchecked", "", 0, "", 0});
+    if (!problem.empty()) {
+      cert::Failure f;
+      f.where = "robustness/BACKEND.DESTROY";
+      f.case_name = "destroy";
+      f.outcome = Outcome::Crash;
+      f.detail = problem;
+      f.confirmation = "unchecked";
+      report_.failures.push_back(std::move(f));
+    }
     report_.rules.push_back(std::move(check));
   }
 
@@ -535,9 +553,21 @@ class Certification {
       if (!f.shrunk.empty()) repros->push_back(f.shrunk);
       if (!f.sequence.empty()) repros->push_back(f.sequence);
     }
-    report_.failures.push_back({f.key, f.case_name, f.outcome, f.detail, f.repro, f.shrunk, f.sequence,
-                                std::string(name(f.confirmation)), f.reproduce, f.seed, f.backend_output,
-                                f.backend_output_dropped});
+    cert::Failure out;
+    out.where = f.key;
+    out.case_name = f.case_name;
+    out.outcome = f.outcome;
+    out.detail = f.detail;
+    out.repro = f.repro;
+    out.shrunk = f.shrunk;
+    out.sequence = f.sequence;
+    out.confirmation = name(f.confirmation);
+    out.reproduce = f.reproduce;
+    out.seed = f.seed;
+    out.backend_output = f.backend_output;
+    out.backend_output_dropped = f.backend_output_dropped;
+    if (f.counts_at != f.key) out.counts_against = cert::failing_key(f.counts_at, f.case_name);
+    report_.failures.push_back(std::move(out));
   }
 
   // The behaviour profile: what the backend did with each class U rule's cases.

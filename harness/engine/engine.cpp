@@ -146,18 +146,20 @@ CaseOutcome Engine::run(const WorkItem& item) {
   }
   c.name = item.key;
   c.origin = item.origin;
-  return execute(std::move(c), item.key, item.seed, shrinkable);
+  return execute(std::move(c), item.key, item.counts_at, item.seed, shrinkable);
 }
 
 CaseOutcome Engine::run_case(const Case& c, const std::string& key) {
-  return execute(c, key, 0, std::nullopt);
+  return execute(c, key, nullptr, 0, std::nullopt);
 }
 
-CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
+CaseOutcome Engine::execute(Case c, const std::string& key,
+                            const std::function<std::string(const Classification&)>& counts_at, uint64_t seed,
                             const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   CaseOutcome out;
   out.generated = true;
   out.cls = classify(c.op, c.level, c.data);
+  const std::string at = counts_at ? counts_at(out.cls) : key;
   // In-process, a crash takes dmlcert down with the backend: the case must already be on disk.
   if (in_flight_) {
     std::string error;
@@ -172,18 +174,18 @@ CaseOutcome Engine::execute(Case c, const std::string& key, uint64_t seed,
     out.interrupted = true;
     return out;
   }
-  note_call(out.report, key, out.c, 0, out.earlier);
-  if (fails_run(out.report.outcome)) handle_failure(out, key, seed, shrinkable);
+  note_call(out.report, key, at, out.c, 0, out.earlier);
+  if (fails_run(out.report.outcome)) handle_failure(out, key, at, seed, shrinkable);
   remember(out.c, out.report.outcome, shrinkable);
   rerun_suspects(out.earlier);
   return out;
 }
 
-void Engine::note_call(const CaseReport& r, const std::string& key, const Case& c, int reruns,
-                       std::vector<Failure>& found) {
+void Engine::note_call(const CaseReport& r, const std::string& key, const std::string& counts_at,
+                       const Case& c, int reruns, std::vector<Failure>& found) {
   for (const LateFault& late : r.exec.late) late_fault(late, found);
   if (r.exec.call) {
-    calls_.push_back({r.exec.call, key, c, process_, reruns, r.outcome == Outcome::Passed});
+    calls_.push_back({r.exec.call, key, counts_at, c, process_, reruns, r.outcome == Outcome::Passed});
     if (calls_.size() > kRememberedCalls) calls_.pop_front();
   }
   if (restarts_process(r.outcome)) ++process_;
@@ -197,7 +199,7 @@ void Engine::late_fault(const LateFault& late, std::vector<Failure>& found) {
   // The call that revealed the fault ran again in a fresh process already (Backend::execute).
   for (const Call& other : calls_)
     if (other.process == process_ && other.id != late.call && other.passed && other.reruns < kSuspectReruns)
-      suspects_.push_back({0, other.key, other.c, 0, other.reruns + 1, false});
+      suspects_.push_back({0, other.key, other.counts_at, other.c, 0, other.reruns + 1, false});
   ++process_;
   forget_history();
 }
@@ -207,7 +209,7 @@ void Engine::rerun_suspects(std::vector<Failure>& found) {
     const Call suspect = std::move(suspects_.front());
     suspects_.pop_front();
     const CaseReport r = runner_.run(suspect.c);
-    note_call(r, suspect.key, suspect.c, suspect.reruns, found);
+    note_call(r, suspect.key, suspect.counts_at, suspect.c, suspect.reruns, found);
     remember(suspect.c, r.outcome, std::nullopt);
     // Its own thread, caught right after the call (the round trip after it).
     if (r.exec.call && r.exec.fault == Fault::LateWrite)
@@ -234,13 +236,14 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   if (call == calls_.end()) return std::nullopt;
   Failure f;
   f.key = call->key;
+  f.counts_at = call->counts_at;
   f.case_name = call->c.name;
   f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
   const std::string seen = "(seen when a later case ran)";
   f.detail = fault_detail(late.fault, f.outcome, late.message.empty() ? seen : late.message + " " + seen);
   f.repro = path_for(call->key, ".json");
   if (!save(f.repro, call->c)) f.repro.clear();
-  const bool investigated = investigate(call->key, call->c.name, f.outcome);
+  const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
   if (options_.confirm && fresh_ && investigated) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     const bool again = sequence_fails({&call->c}, f.outcome) ||
@@ -252,9 +255,9 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   return f;
 }
 
-bool Engine::investigate(const std::string& key, const std::string& case_name, Outcome outcome) {
+bool Engine::investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome) {
   if (!options_.place || options_.max_investigated_per_place <= 0) return true;
-  int& n = investigated_[options_.place(key, case_name) + " " + std::string(name(outcome))];
+  int& n = investigated_[options_.place(counts_at, case_name) + " " + std::string(name(outcome))];
   if (n >= options_.max_investigated_per_place) return false;
   ++n;
   return true;
@@ -392,11 +395,12 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
   return copies(with(keep));
 }
 
-void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
-                            const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at,
+                            uint64_t seed, const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   const Outcome outcome = out.report.outcome;
   Failure f;
   f.key = key;
+  f.counts_at = counts_at;
   f.case_name = out.c.name;
   f.outcome = outcome;
   f.detail = out.report.detail;
@@ -410,8 +414,8 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, uint64_t s
   // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither, and neither is
   // one past the first few of its place (EngineOptions::place).
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
-  const bool known = options_.known && options_.known(key, out.c.name);
-  const bool investigated = investigate(key, out.c.name, outcome);
+  const bool known = options_.known && options_.known(counts_at, out.c.name);
+  const bool investigated = investigate(counts_at, out.c.name, outcome);
   const bool affordable = !known && investigated && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
@@ -475,7 +479,7 @@ void Engine::publish(Failure& f, bool investigated) {
   ++failures_;
   const Outcome outcome = f.outcome;
   if (options_.print && !investigated) {
-    const std::string place = options_.place(f.key, f.case_name) + " " + std::string(name(outcome));
+    const std::string place = options_.place(f.counts_at, f.case_name) + " " + std::string(name(outcome));
     if (quiet_places_.insert(place).second)
       options_.print("  (more " + std::string(name(outcome)) + " failures in " +
                      printable(place.substr(0, place.rfind(' '))) +

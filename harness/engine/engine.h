@@ -30,6 +30,11 @@ struct WorkItem {
   std::optional<rc::Gen<Case>> gen;
   const Case* given = nullptr;
   std::string origin;  // provenance written into the case ("certify seed=... size=...")
+  // Where a failure of this item counts, as a key of the same form (EngineOptions::known and
+  // ::place are asked about it), when that depends on how its case classifies: a member of a
+  // certification's sequence counts against its own cell or the rule it breaks, not against its
+  // family's cell. Null: at `key`.
+  std::function<std::string(const Classification&)> counts_at;
 };
 
 // A fresh instance of the backend under test (a new process for isolated backends), for
@@ -38,6 +43,7 @@ using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 
 struct Failure {
   std::string key, case_name;
+  std::string counts_at;  // where it counts (WorkItem::counts_at), in the form of `key`
   Outcome outcome = Outcome::Failed;
   std::string detail;
   std::string repro;     // the case file
@@ -123,9 +129,11 @@ class Engine {
   size_t failures() const { return failures_; }
 
  private:
-  CaseOutcome execute(Case c, const std::string& key, uint64_t seed,
+  // `counts_at`: WorkItem::counts_at's answer for this case.
+  CaseOutcome execute(Case c, const std::string& key,
+                      const std::function<std::string(const Classification&)>& counts_at, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
-  void handle_failure(CaseOutcome& out, const std::string& key, uint64_t seed,
+  void handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
   // Runs cases in order in a fresh backend; whether the last one ends with `outcome`. A late
   // fault is waited for after each call (RunOptions::settle_seconds) when `outcome` is one.
@@ -135,8 +143,8 @@ class Engine {
   std::optional<Failure> late_failure(const LateFault& late);
   // What a call's result says about the backend's processes: late faults of earlier calls (their
   // failures go to `found`), or a fault of its own that ended its process.
-  void note_call(const CaseReport& r, const std::string& key, const Case& c, int reruns,
-                 std::vector<Failure>& found);
+  void note_call(const CaseReport& r, const std::string& key, const std::string& counts_at, const Case& c,
+                 int reruns, std::vector<Failure>& found);
   // A late fault's failure; when it ended the process, the calls whose threads died with it run
   // again (rerun_suspects).
   void late_fault(const LateFault& late, std::vector<Failure>& found);
@@ -146,9 +154,9 @@ class Engine {
   // Saves, prints and counts a failure once its repro files are known. A failure past its place's
   // cap is counted, not printed (one line says so, once per place).
   void publish(Failure& f, bool investigated = true);
-  // Whether a failure of `outcome` at the place of (key, case_name) is still among the first of
-  // its place to be investigated (EngineOptions::place); takes its turn when it is.
-  bool investigate(const std::string& key, const std::string& case_name, Outcome outcome);
+  // Whether a failure of `outcome` at the place of (counts_at, case_name) is still among the first
+  // of its place to be investigated (EngineOptions::place); takes its turn when it is.
+  bool investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
@@ -188,7 +196,7 @@ class Engine {
   // can name the case whose call it belongs to.
   struct Call {
     uint64_t id = 0;
-    std::string key;
+    std::string key, counts_at;
     Case c;
     uint64_t process = 0;  // which of the backend's processes ran it (process_)
     int reruns = 0;        // how often it ran again because its process died

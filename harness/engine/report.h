@@ -67,6 +67,9 @@ struct Failure {
   uint64_t seed = 0;
   std::string backend_output;           // what the backend printed during the call (capped)
   uint64_t backend_output_dropped = 0;  // bytes it printed beyond the cap
+  // What it counts against, as --expect names it, where that is not failing_key(where, case_name):
+  // a member of a sequence counts against its own cell or the rule it breaks. Empty: derived.
+  std::string counts_against;
 };
 
 // What the backend printed (isolated backends: the child's stdout and stderr, never forwarded to

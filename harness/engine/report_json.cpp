@@ -248,6 +248,9 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       failure.confirmation = f.value("confirmation", "");
       failure.reproduce = f.value("reproduce", "");
       failure.seed = f.at("seed").get<uint64_t>();
+      // "key" is what failing_key_of() gave when the report was written; kept where it differs.
+      if (const std::string key = f.value("key", ""); key != failing_key(failure.where, failure.case_name))
+        failure.counts_against = key;
       failure.backend_output = f.value("backend_output", "");
       failure.backend_output_dropped = f.value("backend_output_dropped_bytes", uint64_t{0});
       r.failures.push_back(std::move(failure));

@@ -49,7 +49,7 @@ bool is_known(const Report& r, const Failure& f) {
 }  // namespace
 
 std::string failing_key_of(const Failure& f) {
-  return failing_key(f.where, f.case_name);
+  return f.counts_against.empty() ? failing_key(f.where, f.case_name) : f.counts_against;
 }
 
 std::string failing_key(std::string_view where, const std::string& case_name) {
