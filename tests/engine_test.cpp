@@ -162,6 +162,49 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
   fs::remove_all(dir);
 }
 
+// A SLICE whose calls with a rank-2 input leave a thread behind that writes into the output. In
+// the backend under test the write lands after the call returned, and the next call reports it
+// (ExecResult::late), as an isolated backend does. In a fresh backend it lands at once, before the
+// harness reads the output, as it can on a loaded machine where the call's bindings are put out of
+// reach late.
+std::unique_ptr<Backend> late_writer(bool lands_early) {
+  auto calls = std::make_shared<uint64_t>(0);
+  auto writer = std::make_shared<uint64_t>(0);  // the call whose thread writes, not yet reported
+  return mock_over_reference([=](const OperatorDesc& d, FeatureLevel l, const Bindings& b) {
+    ExecResult r = test::reference_backend().execute(d, l, b);
+    r.call = ++*calls;
+    if (*writer)
+      r.late.push_back({std::exchange(*writer, 0), Fault::LateWrite, "wrote 1 byte of the output", false});
+    const auto* slice = std::get_if<SliceDesc>(&d);
+    if (slice && r.status == Status::Ok && slice->input.rank() == 2 && b.output.size > 0) {
+      if (lands_early)
+        b.output.data[0] ^= std::byte{0x5A};
+      else
+        *writer = r.call;
+    }
+    return std::optional<ExecResult>(r);
+  });
+}
+
+// A late write is blamed on the call that made it, and confirmed alone even when, alone, it lands
+// before the harness reads the output: a wrong output there is the same write, early.
+TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
+  const fs::path dir = scratch("late_write");
+  auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
+  o.stop_after_failures = 1;
+  bool first = true;
+  std::string error;
+  const auto report = engine::run_certification(
+      o, [&first] { return late_writer(/*lands_early=*/!std::exchange(first, false)); },
+      test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_FALSE(report->failures.empty());
+  const cert::Failure& f = report->failures.front();
+  EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.detail;
+  EXPECT_EQ(f.confirmation, "reproduced alone") << f.where;
+  fs::remove_all(dir);
+}
+
 // A FLOAT32 REDUCE SUM that adds one more than the previous such call's first result to its own
 // first result: right alone, wrong after any earlier FLOAT32 SUM in the same process, however
 // many calls of other operators and functions ran in between.

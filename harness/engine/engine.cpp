@@ -246,8 +246,12 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
   if (options_.confirm && fresh_ && investigated) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
-    const bool again = sequence_fails({&call->c}, f.outcome) ||
-                       (f.outcome != Outcome::LateWrite && sequence_fails({&call->c}, Outcome::LateWrite));
+    // Its thread shows as itself, or as a late write (a thread that crashes the process may write
+    // first), or, for a late write, as a wrong output: alone, the write can land before the harness
+    // reads the output (on a loaded machine the child puts the call's bindings out of reach late).
+    const std::optional<Outcome> alone = replay({&call->c}, /*settle=*/true);
+    const bool again = alone == f.outcome || alone == Outcome::LateWrite ||
+                       (f.outcome == Outcome::LateWrite && alone == Outcome::Failed);
     f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
   }
   f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
@@ -306,15 +310,19 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
   if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
 }
 
-bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
+std::optional<Outcome> Engine::replay(const std::vector<const Case*>& cases, bool settle) {
   std::unique_ptr<Backend> backend = fresh_();
-  if (!backend) return false;
+  if (!backend) return std::nullopt;
   RunOptions run = options_.run;
-  if (is_late_fault(outcome) || outcome == Outcome::Crash) run.settle_seconds = kConfirmSettleSeconds;
+  if (settle) run.settle_seconds = kConfirmSettleSeconds;
   Runner runner(*backend, oracle_, run);
   CaseReport last;
   for (const Case* c : cases) last = runner.run(*c);
-  return last.outcome == outcome;
+  return last.outcome;
+}
+
+bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
+  return replay(cases, is_late_fault(outcome) || outcome == Outcome::Crash) == outcome;
 }
 
 std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) {

@@ -84,9 +84,10 @@ struct EngineOptions {
   int max_hang_confirms = 1;  // hangs confirmed and shrunk per run: each step may cost a deadline
   double hang_shrink_seconds = 30;
   bool confirm = true;
-  // Whether a failure at `key` (of the case named `case_name`) is already expected (certify
-  // --expect): such a failure is saved and reported but not confirmed, bisected or shrunk, each of
-  // which starts fresh backend processes (seconds each for a library as large as libtorch).
+  // Whether a failure at `key` (WorkItem::counts_at where set; of the case named `case_name`) is
+  // already expected (certify --expect): such a failure is saved and reported but not confirmed,
+  // bisected or shrunk, each of which starts fresh backend processes (seconds each for a library
+  // as large as libtorch).
   std::function<bool(const std::string& key, const std::string& case_name)> known;
   // Where a failure counts (certify: its cell, rule check or corpus case; docs/design.md, "The
   // engine"). With a place, only the first max_investigated_per_place failures of each place and
@@ -135,8 +136,10 @@ class Engine {
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
   void handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
-  // Runs cases in order in a fresh backend; whether the last one ends with `outcome`. A late
-  // fault is waited for after each call (RunOptions::settle_seconds) when `outcome` is one.
+  // Runs cases in order in a fresh backend; how the last one ended (nullopt: no fresh backend).
+  // With `settle`, a late fault is waited for after each call (RunOptions::settle_seconds).
+  std::optional<Outcome> replay(const std::vector<const Case*>& cases, bool settle);
+  // Whether replay() ends with `outcome`, waiting for late faults when `outcome` is one.
   bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome);
   struct Call;
   // A late fault that names an earlier call: the failure of the case that made that call.
