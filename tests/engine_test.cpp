@@ -162,12 +162,12 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
   fs::remove_all(dir);
 }
 
-// A SLICE whose calls with a rank-2 input leave a thread behind that writes into the output. In
-// the backend under test the write lands after the call returned, and the next call reports it
-// (ExecResult::late), as an isolated backend does. In a fresh backend it lands at once, before the
-// harness reads the output, as it can on a loaded machine where the call's bindings are put out of
-// reach late.
-std::unique_ptr<Backend> late_writer(bool lands_early) {
+// A SLICE whose calls with a rank-2 input (or every call: `every_rank`) leave a thread behind that
+// writes into the output. In the backend under test the write lands after the call returned, and
+// the next call reports it (ExecResult::late), as an isolated backend does. In a fresh backend it
+// lands at once, before the harness reads the output, as it can on a loaded machine where the
+// call's bindings are put out of reach late.
+std::unique_ptr<Backend> late_writer(bool lands_early, bool every_rank = false) {
   auto calls = std::make_shared<uint64_t>(0);
   auto writer = std::make_shared<uint64_t>(0);  // the call whose thread writes, not yet reported
   return mock_over_reference([=](const OperatorDesc& d, FeatureLevel l, const Bindings& b) {
@@ -176,7 +176,7 @@ std::unique_ptr<Backend> late_writer(bool lands_early) {
     if (*writer)
       r.late.push_back({std::exchange(*writer, 0), Fault::LateWrite, "wrote 1 byte of the output", false});
     const auto* slice = std::get_if<SliceDesc>(&d);
-    if (slice && r.status == Status::Ok && slice->input.rank() == 2 && b.output.size > 0) {
+    if (slice && r.status == Status::Ok && (every_rank || slice->input.rank() == 2) && b.output.size > 0) {
       if (lands_early)
         b.output.data[0] ^= std::byte{0x5A};
       else
@@ -202,6 +202,30 @@ TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
   const cert::Failure& f = report->failures.front();
   EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.detail;
   EXPECT_EQ(f.confirmation, "reproduced alone") << f.where;
+  fs::remove_all(dir);
+}
+
+// A late write counts where its case counted, found when a later case ran or not: each cell's
+// count of late writes is the number of late-write failures the report lists against it, those of
+// the sequences' members of other types included.
+TEST(EngineCertify, ALateWriteCountsAgainstTheCellItsCaseCountedIn) {
+  const fs::path dir = scratch("late_write_counts");
+  auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
+  std::string error;
+  const auto report = engine::run_certification(
+      o, [] { return late_writer(/*lands_early=*/false, /*every_rank=*/true); }, test::reference_oracle(),
+      &error);
+  ASSERT_TRUE(report) << error;
+  std::map<std::string, uint64_t> listed;
+  int of_other_types = 0;
+  for (const cert::Failure& f : report->failures) {
+    if (f.outcome == Outcome::LateWrite) ++listed[cert::failing_key_of(f)];
+    of_other_types += f.where.starts_with("sequences/") && f.where.find("/type-") != std::string::npos;
+  }
+  ASSERT_GT(of_other_types, 0) << "no member of another type wrote late: the test shows nothing";
+  for (const cert::CellResult& c : report->cells)
+    EXPECT_EQ(c.counts[static_cast<size_t>(Outcome::LateWrite)], listed[cert::cell_key(c.cell)])
+        << cert::cell_key(c.cell);
   fs::remove_all(dir);
 }
 

@@ -456,6 +456,24 @@ class Certification {
     return {false, rule_index(rule, section), std::string(cert::name(section)) + "/" + rule};
   }
 
+  // The counts and repro list of the check a key names: a work item's, or one member_check() named.
+  std::optional<std::pair<cert::Counts*, std::vector<std::string>*>> check_named(const std::string& key) {
+    if (const auto it = item_by_key_.find(key); it != item_by_key_.end())
+      return std::pair{&counts_of(items_[it->second]), repros_of(items_[it->second])};
+    if (key.starts_with("cells/")) {
+      const auto at = cell_index_.find(key.substr(6));
+      if (at == cell_index_.end()) return std::nullopt;
+      return std::pair{&report_.cells[at->second].counts, &report_.cells[at->second].repros};
+    }
+    for (const auto section : {cert::RuleSection::Invalid, cert::RuleSection::Unspecified}) {
+      const std::string prefix = std::string(cert::name(section)) + "/";
+      if (!key.starts_with(prefix)) continue;
+      const size_t index = rule_index(key.substr(prefix.size()), section);
+      return std::pair{&report_.rules[index].counts, &report_.rules[index].repros};
+    }
+    return std::nullopt;
+  }
+
   void execute_family(const Item& item, uint64_t seed) {
     const SupportCell& cell = report_.cells[item.index].cell;
     for (const RelatedCase& member :
@@ -535,16 +553,15 @@ class Certification {
     report_.rules.push_back(std::move(check));
   }
 
-  // A late fault of an earlier case counts against that case, not the one that revealed it (a
-  // family's member against its family's cell).
+  // A late fault of an earlier case counts against that case, not the one that revealed it: where
+  // the case itself counted (Failure::counts_at).
   void count_earlier(const Failure& f) {
-    auto it = item_by_key_.find(f.key);
-    if (it == item_by_key_.end()) it = item_by_key_.find(f.key.substr(0, f.key.rfind('/')));
-    if (it == item_by_key_.end()) return;
-    cert::Counts& counts = counts_of(items_[it->second]);
+    const auto check = check_named(f.counts_at);
+    if (!check) return;
+    cert::Counts& counts = *check->first;
     if (counts[static_cast<size_t>(Outcome::Passed)] > 0) --counts[static_cast<size_t>(Outcome::Passed)];
     ++counts[static_cast<size_t>(f.outcome)];
-    record(repros_of(items_[it->second]), f);
+    record(check->second, f);
   }
 
   void record(std::vector<std::string>* repros, const Failure& f) {
