@@ -205,6 +205,33 @@ TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
   fs::remove_all(dir);
 }
 
+// A known late write (certify --expect) is reported as it is found, like any known failure, without
+// a fresh backend to confirm it.
+TEST(EngineCertify, AKnownLateWriteStartsNoFreshBackend) {
+  const fs::path dir = scratch("late_write_known");
+  auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
+  o.engine.known = [](const std::string& key, const std::string& name) {
+    return cert::glob_match("SLICE/*/*/r2", cert::failing_key(key, name));
+  };
+  int opened = 0;
+  std::string error;
+  const auto report = engine::run_certification(
+      o,
+      [&opened] {
+        ++opened;
+        return late_writer(/*lands_early=*/false);
+      },
+      test::reference_oracle(), &error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_FALSE(report->failures.empty());
+  for (const cert::Failure& f : report->failures) {
+    EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.where;
+    EXPECT_EQ(f.confirmation, "unchecked") << f.where;
+  }
+  EXPECT_EQ(opened, 1) << "only the backend under test";
+  fs::remove_all(dir);
+}
+
 // A late write counts where its case counted, found when a later case ran or not: each cell's
 // count of late writes is the number of late-write failures the report lists against it, those of
 // the sequences' members of other types included.

@@ -243,8 +243,9 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   f.detail = fault_detail(late.fault, f.outcome, late.message.empty() ? seen : late.message + " " + seen);
   f.repro = path_for(call->key, ".json");
   if (!save(f.repro, call->c)) f.repro.clear();
+  const bool known = options_.known && options_.known(call->counts_at, call->c.name);
   const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
-  if (options_.confirm && fresh_ && investigated) {
+  if (options_.confirm && fresh_ && investigated && !known) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
     // first), or, for a late write, as a wrong output: alone, the write can land before the harness
