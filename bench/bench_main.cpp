@@ -1,6 +1,7 @@
 // dmlcert_bench: every workload (workloads.cpp) as `<workload>/<implementation>`, where the
 // implementation is reference, optimized, eigen, torch (when built with libtorch) and the roofline
-// (`copy` for data movement; `read` and `read_hw` for reductions, roofline.h says why two). Bytes
+// (`copy` and `copy_nt` for data movement, `read` and `read_hw` for reductions: roofline.h says
+// why two of each). Bytes
 // per second are the workload's output bytes (data movement) or input bytes (reductions), the same
 // for every implementation of a workload, so ratios of bytes_per_second are speedups.
 // bench/ratios.py prints them.
@@ -64,13 +65,19 @@ void run_peer(benchmark::State& state, const Workload& w, MakeRunner make) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
 }
 
-void run_roofline(benchmark::State& state, const Workload& w, ReadPrefetch prefetch) {
+// One roofline loop: the copy's stores, or the read's prefetch (roofline.h).
+struct RoofLoop {
+  CopyStores stores = CopyStores::Cached;
+  ReadPrefetch prefetch = ReadPrefetch::Software;
+};
+
+void run_roofline(benchmark::State& state, const Workload& w, RoofLoop loop) {
   Buffers& b = buffers_for(w);
   for (auto _ : state) {
     if (w.roofline == Roofline::Copy)
-      roofline_copy(b.output.data(), b.input.data(), w.bytes);
+      roofline_copy(b.output.data(), b.input.data(), w.bytes, loop.stores);
     else
-      benchmark::DoNotOptimize(roofline_read(b.input.data(), w.bytes, prefetch));
+      benchmark::DoNotOptimize(roofline_read(b.input.data(), w.bytes, loop.prefetch));
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * w.bytes));
@@ -121,11 +128,15 @@ void register_all(std::optional<double> min_time, int rounds) {
       timed.emplace_back("torch", [&w](benchmark::State& s) { run_peer(s, w, torch_runner); });
 #endif
     if (w.roofline == Roofline::Copy) {
-      timed.emplace_back("copy", [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::Software); });
+      timed.emplace_back("copy", [&w](benchmark::State& s) { run_roofline(s, w, {CopyStores::Cached}); });
+      timed.emplace_back("copy_nt",
+                         [&w](benchmark::State& s) { run_roofline(s, w, {CopyStores::Streaming}); });
     } else {
-      timed.emplace_back("read", [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::Software); });
-      timed.emplace_back("read_hw",
-                         [&w](benchmark::State& s) { run_roofline(s, w, ReadPrefetch::HardwareOnly); });
+      timed.emplace_back(
+          "read", [&w](benchmark::State& s) { run_roofline(s, w, {.prefetch = ReadPrefetch::Software}); });
+      timed.emplace_back("read_hw", [&w](benchmark::State& s) {
+        run_roofline(s, w, {.prefetch = ReadPrefetch::HardwareOnly});
+      });
     }
     const size_t k = timed.size();
     for (int r = 0; r < std::max(rounds, 1); ++r)

@@ -86,6 +86,13 @@ class Verdicts(unittest.TestCase):
             {"optimized": 30.6, "torch": 30, "read": 40, "read_hw": 32},
             1,
         ),
+        # bench/roofline.h: a data-movement workload is held to the faster copy loop.
+        "the faster copy roofline counts (copy_nt)": (
+            "slice_x",
+            {"optimized": 30.6, "torch": 30, "copy": 32, "copy_nt": 40},
+            1,
+        ),
+        "the faster copy roofline counts (copy)": ("slice_x", {"optimized": 30.6, "torch": 30, "copy": 32, "copy_nt": 20}, 0),
         "a memory-sized reduction at 0.85 of the roofline": ("reduce_x_mem", {"optimized": 25.5, "read": 30}, 0),
         "a memory-sized reduction below 0.85 of the roofline": ("reduce_x_mem", {"optimized": 25.4, "read": 30}, 1),
     }

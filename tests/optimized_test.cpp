@@ -5,7 +5,9 @@
 // (c) thread-count independence: every exact operator, and reductions in exact and random data,
 //     give bit-identical outputs with 1, 2 and 3 threads;
 // (d) the vector kernels' own claims (the accuracy of LOG_SUM_EXP's exp, which segments its
-//     kernel leaves to the element-by-element path, and ARG*'s lanes on every instruction set).
+//     kernel leaves to the element-by-element path, and ARG*'s lanes on every instruction set);
+// (e) streaming stores (large copies) write the same bytes as ordinary ones, wherever the output
+//     lies.
 #include "optimized/optimized.h"
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include "dmlcert/support.h"
 #include "op_tester.h"
+#include "optimized/cpu.h"
 #include "optimized/kernels.h"
 
 namespace dmlcert::test {
@@ -800,6 +803,103 @@ TEST(OptimizedKernels, ArgKernelsKeepTheFirstBestOfEachLaneOnEveryInstructionSet
   on_every_instruction_set([](auto kernels, const std::string& isa) {
     expect_arg_kernels_for_every_type<typename decltype(kernels)::type>(isa);
   });
+}
+
+// ---- (e) Streaming stores. ------------------------------------------------------------------------
+
+// A data-movement case for the streaming kernels (copy.cpp): each names the run kernel it reaches.
+struct StreamingCase {
+  std::string name;
+  OperatorDesc desc;
+};
+void PrintTo(const StreamingCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+SliceDesc slice_case(DataType t, Sizes in, std::vector<uint32_t> offsets, Sizes sizes,
+                     std::vector<uint32_t> strides) {
+  SliceDesc d;
+  d.input = packed_desc(t, std::move(in));
+  d.offsets = std::move(offsets);
+  d.output = packed_desc(t, sizes);
+  d.sizes = std::move(sizes);
+  d.strides = std::move(strides);
+  return d;
+}
+
+Slice1Desc reverse_case(DataType t, Sizes in, std::vector<int32_t> strides) {
+  Slice1Desc d;
+  d.input = packed_desc(t, in);
+  d.input_window_offsets.assign(in.size(), 0);
+  d.input_window_sizes = in;
+  d.input_window_strides = std::move(strides);
+  d.output = packed_desc(t, std::move(in));
+  return d;
+}
+
+std::vector<StreamingCase> streaming_cases() {
+  constexpr auto U8 = DataType::UINT8, U64 = DataType::UINT64;
+  return {
+      {"contiguous_rows", slice_case(F32, {6, 67}, {0, 0}, {3, 67}, {2, 1})},
+      {"contiguous_long_run", slice_case(F32, {40000}, {3}, {39990}, {1})},  // past 64 KiB: cut in chunks
+      {"every_second_f32", slice_case(F32, {5, 131}, {0, 1}, {5, 65}, {1, 2})},
+      {"every_second_f16", slice_case(F16, {5, 131}, {0, 0}, {5, 66}, {1, 2})},
+      {"every_second_u8", slice_case(U8, {3, 301}, {0, 0}, {3, 151}, {1, 2})},
+      {"every_second_u64", slice_case(U64, {4, 99}, {0, 1}, {4, 49}, {1, 2})},
+      {"reversed_rows_f32", reverse_case(F32, {7, 45}, {1, -1})},
+      {"reversed_rows_f16", reverse_case(F16, {7, 45}, {1, -1})},
+      {"reversed_long_run", reverse_case(F32, {20000}, {-1})},
+  };
+}
+
+// Runs the case on the optimized backend with its output `skew` bytes past a 64-byte boundary of
+// a buffer filled with a pattern, and returns the buffer from that boundary on (the skew, the
+// output and 64 bytes after it, so that a stray write shows too).
+Bytes run_with_output_at(const OperatorDesc& desc, const Bytes& input, size_t skew) {
+  const uint64_t out_bytes = tensor(desc, Role::OUTPUT)->total_bytes;
+  Bytes buffer(64 + skew + out_bytes + 64, std::byte{0xA5});
+  const uintptr_t base = reinterpret_cast<uintptr_t>(buffer.data());
+  const size_t boundary = static_cast<size_t>((64 - base % 64) % 64);
+  Bindings b;
+  b.input = {input.data(), input.size()};
+  b.output = {buffer.data() + boundary + skew, out_bytes};
+  const ExecResult r = optimized_backend().execute(desc, FeatureLevel::L5_0, b);
+  EXPECT_EQ(r.status, Status::Ok) << r.message;
+  return Bytes(buffer.begin() + static_cast<std::ptrdiff_t>(boundary),
+               buffer.begin() + static_cast<std::ptrdiff_t>(boundary + skew + out_bytes + 64));
+}
+
+class OptimizedStreamingStores : public ::testing::TestWithParam<StreamingCase> {
+ protected:
+  void TearDown() override { optimized::set_streaming_store_min_bytes(0); }
+};
+
+// Skews 0 and 4 start aligned and unaligned runs of blocks; 1 and 2 leave most outputs never
+// element-aligned, so every element is stored one by one.
+TEST_P(OptimizedStreamingStores, WriteTheSameBytesAsOrdinaryStores) {
+  const OperatorDesc& desc = GetParam().desc;
+  CaseMaker maker(11);
+  const Bytes input = maker.random_bytes(tensor(desc, Role::INPUT)->total_bytes);
+  for (size_t skew : {0, 1, 2, 4, 12, 36}) {
+    SCOPED_TRACE("output " + std::to_string(skew) + " bytes past a 64-byte boundary");
+    optimized::set_streaming_store_min_bytes(std::numeric_limits<uint64_t>::max());
+    const Bytes cached = run_with_output_at(desc, input, skew);
+    optimized::set_streaming_store_min_bytes(1);
+    const Bytes streamed = run_with_output_at(desc, input, skew);
+    ASSERT_EQ(cached.size(), streamed.size());
+    const auto diff = std::mismatch(cached.begin(), cached.end(), streamed.begin());
+    EXPECT_TRUE(diff.first == cached.end()) << "first difference at byte " << (diff.first - cached.begin());
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Copies, OptimizedStreamingStores, ::testing::ValuesIn(streaming_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// The default threshold is the last-level cache: an output that fits stays in the cache for its
+// reader.
+TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
+  optimized::set_streaming_store_min_bytes(0);
+  EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
+  EXPECT_GE(optimized::last_level_cache_bytes(), uint64_t{1} << 20);
 }
 
 }  // namespace

@@ -1,10 +1,17 @@
 #include "optimized/copy.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include "optimized/cpu.h"
+#include "optimized/optimized.h"
 #include "optimized/thread_pool.h"
 
 namespace dmlcert::optimized {
@@ -29,18 +36,86 @@ struct Block {
   typedef Bits type __attribute__((vector_size(VB)));
 };
 
+// How a run kernel stores its blocks. Streaming stores (MOVNTDQ and its wider forms) write whole
+// lines to memory without first reading them into the cache, so an output larger than the cache
+// costs one pass over memory instead of two (read for ownership, then write back); strided_copy
+// chooses them for such outputs only, since an output that fits stays in the cache for its reader.
+enum class Store { Cached, Streaming };
+
+#if defined(__x86_64__) || defined(__i386__)
+constexpr bool kHasStreamingStores = true;
+#else
+constexpr bool kHasStreamingStores = false;
+#endif
+
+// The streaming store is written as the compiler's builtin rather than as the intrinsic
+// (_mm512_stream_si512 and kin): an intrinsic may only be inlined into code compiled for its
+// instruction set, and this template is compiled without one until it is inlined into the run
+// kernel that has it (run_kernel_avx512 and kin); a builtin is checked where it ends up.
+template <Store S, class V, class E>
+[[gnu::always_inline]] inline void store_block(E* out, V v) {
+  if constexpr (S == Store::Streaming && kHasStreamingStores) {
+    void* at = out;  // aligned to sizeof(V) by the caller (unaligned_head)
+#if defined(__clang__)
+    __builtin_nontemporal_store(v, static_cast<V*>(at));
+#elif defined(__x86_64__) || defined(__i386__)
+    typedef long long Q8 __attribute__((vector_size(64)));
+    typedef long long Q4 __attribute__((vector_size(32)));
+    typedef long long Q2 __attribute__((vector_size(16)));
+    if constexpr (sizeof(V) == 64)
+      __builtin_ia32_movntdq512(static_cast<Q8*>(at), (Q8)v);
+    else if constexpr (sizeof(V) == 32)
+      __builtin_ia32_movntdq256(static_cast<Q4*>(at), (Q4)v);
+    else
+      __builtin_ia32_movntdq(static_cast<Q2*>(at), (Q2)v);
+#endif
+  } else {
+    std::memcpy(out, &v, sizeof v);
+  }
+}
+
+// How many leading elements of a run to store one by one so that the blocks after them start on a
+// VB-byte boundary, as streaming stores require; all n when out is not even element-aligned.
+template <Store S, int VB, class E>
+[[gnu::always_inline]] inline uint64_t unaligned_head(const E* out, uint64_t n) {
+  if constexpr (S == Store::Cached) {
+    return 0;
+  } else {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(out);
+    if (at % sizeof(E) != 0) return n;
+    return std::min<uint64_t>(n, (VB - at % VB) % VB / sizeof(E));
+  }
+}
+
+// Copies a contiguous run VB bytes at a time (for streaming stores; cached runs use memmove).
+template <class E, int VB, Store S>
+[[gnu::always_inline]] inline void contiguous_run(E* out, const E* in, uint64_t n) {
+  constexpr int N = Block<E, VB>::N;
+  using V = typename Block<E, VB>::type;
+  uint64_t j = unaligned_head<S, VB>(out, n);
+  std::memcpy(out, in, j * sizeof(E));
+  for (; j + N <= n; j += N) {
+    V v;
+    std::memcpy(&v, in + j, sizeof v);
+    store_block<S>(out + j, v);
+  }
+  std::memcpy(out + j, in + j, (n - j) * sizeof(E));
+}
+
 // Reverses a run VB bytes at a time: load a block, reverse its elements in the register, store.
 // Inlined into callers compiled for wider registers, so the same code serves SSE2 and AVX2.
-template <class E, int VB = 16>
+template <class E, int VB = 16, Store S = Store::Cached>
 [[gnu::always_inline]] inline void reverse_run(E* out, const E* in, uint64_t n) {
   constexpr int N = Block<E, VB>::N;
   using V = typename Block<E, VB>::type;
   uint64_t j = 0;
+  for (const uint64_t head = unaligned_head<S, VB>(out, n); j < head; ++j)
+    out[j] = in[-static_cast<int64_t>(j)];
   for (; j + N <= n; j += N) {
     V v;
     std::memcpy(&v, in - static_cast<int64_t>(j) - (N - 1), sizeof v);
     v = reversed(v, std::make_integer_sequence<int, N>{});
-    std::memcpy(out + j, &v, sizeof v);
+    store_block<S>(out + j, v);
   }
   for (; j < n; ++j) out[j] = in[-static_cast<int64_t>(j)];
 }
@@ -55,17 +130,17 @@ template <class V, int... Lane>
 // elements out, one shuffle per block. An element-by-element loop ran this at a third of the copy
 // roofline, no faster than libtorch. A block's second load ends one element past the last one the
 // run reads, so the loop stops one block early and the tail goes element by element.
-template <class E, int VB = 16>
+template <class E, int VB = 16, Store S = Store::Cached>
 [[gnu::always_inline]] inline void every_second_run(E* out, const E* in, uint64_t n) {
   constexpr int N = Block<E, VB>::N;
   using V = typename Block<E, VB>::type;
   uint64_t j = 0;
+  for (const uint64_t head = unaligned_head<S, VB>(out, n); j < head; ++j) out[j] = in[2 * j];
   for (; j + N < n; j += N) {
     V a, b;
     std::memcpy(&a, in + 2 * j, sizeof a);
     std::memcpy(&b, in + 2 * j + N, sizeof b);
-    const V v = even_lanes(a, b, std::make_integer_sequence<int, N>{});
-    std::memcpy(out + j, &v, sizeof v);
+    store_block<S>(out + j, even_lanes(a, b, std::make_integer_sequence<int, N>{}));
   }
   for (; j < n; ++j) out[j] = in[2 * j];
 }
@@ -73,46 +148,51 @@ template <class E, int VB = 16>
 // A run kernel (one of the two above, as a function of the block width) compiled for the widest
 // registers this CPU has: 32-byte reversal (one vpermd/vpermq per block for 4- and 8-byte
 // elements) ran rows at twice the rate of 16-byte blocks.
-enum class RunKernel { Reverse, EverySecond };
-template <RunKernel K, class E, int VB>
+enum class RunKernel { Contiguous, Reverse, EverySecond };
+template <RunKernel K, Store S, class E, int VB>
 [[gnu::always_inline]] inline void run_kernel(E* out, const E* in, uint64_t n) {
-  if constexpr (K == RunKernel::Reverse)
-    reverse_run<E, VB>(out, in, n);
+  if constexpr (K == RunKernel::Contiguous)
+    contiguous_run<E, VB, S>(out, in, n);
+  else if constexpr (K == RunKernel::Reverse)
+    reverse_run<E, VB, S>(out, in, n);
   else
-    every_second_run<E, VB>(out, in, n);
+    every_second_run<E, VB, S>(out, in, n);
 }
 #if defined(__x86_64__) || defined(__i386__)
-template <RunKernel K, class E>
+template <RunKernel K, Store S, class E>
 __attribute__((target("avx2"))) void run_kernel_avx2(E* out, const E* in, uint64_t n) {
-  run_kernel<K, E, 32>(out, in, n);
+  run_kernel<K, S, E, 32>(out, in, n);
 }
-template <RunKernel K, class E>
+template <RunKernel K, Store S, class E>
 __attribute__((target("avx512f,avx512bw"))) void run_kernel_avx512(E* out, const E* in, uint64_t n) {
-  run_kernel<K, E, 64>(out, in, n);
+  run_kernel<K, S, E, 64>(out, in, n);
 }
 #endif
-template <RunKernel K, class E>
+template <RunKernel K, Store S, class E>
 void run_kernel_widest(E* out, const E* in, uint64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
   if constexpr (sizeof(E) >= 4) {
-    if (cpu_has_avx512bw()) return run_kernel_avx512<K>(out, in, n);
-    if (cpu_has_avx2_f16c()) return run_kernel_avx2<K>(out, in, n);
+    if (cpu_has_avx512bw()) return run_kernel_avx512<K, S>(out, in, n);
+    if (cpu_has_avx2_f16c()) return run_kernel_avx2<K, S>(out, in, n);
   }
 #endif
-  run_kernel<K, E, 16>(out, in, n);
+  run_kernel<K, S, E, 16>(out, in, n);
 }
 
-template <class E>
+template <class E, Store S = Store::Cached>
 [[gnu::always_inline]] inline void copy_run_typed(std::byte* out_bytes, int64_t os, const std::byte* in_bytes,
                                                   int64_t is, uint64_t n) {
   E* out = reinterpret_cast<E*>(out_bytes);
   const E* in = reinterpret_cast<const E*>(in_bytes);
   if (os == 1 && is == 1) {
-    std::memmove(out, in, n * sizeof(E));
+    if constexpr (S == Store::Streaming)
+      run_kernel_widest<RunKernel::Contiguous, S>(out, in, n);
+    else
+      std::memmove(out, in, n * sizeof(E));
   } else if (os == 1 && is == -1) {
-    run_kernel_widest<RunKernel::Reverse>(out, in, n);
+    run_kernel_widest<RunKernel::Reverse, S>(out, in, n);
   } else if (os == 1 && is == 2) {
-    run_kernel_widest<RunKernel::EverySecond>(out, in, n);
+    run_kernel_widest<RunKernel::EverySecond, S>(out, in, n);
   } else if (os == 1 && is == 0) {
     const E v = in[0];
     for (uint64_t j = 0; j < n; ++j) out[j] = v;
@@ -131,13 +211,13 @@ template <class E>
 using RowsFn = void (*)(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
                         uint64_t n, int64_t os, int64_t is, const std::byte* next_in);
 
-template <class E>
+template <class E, Store S>
 void rows_general(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
                   uint64_t n, int64_t os, int64_t is, const std::byte*) {
   const int64_t es = sizeof(E);
   for (uint64_t r = 0; r < rows; ++r)
-    copy_run_typed<E>(out + static_cast<int64_t>(r) * out_row * es, os,
-                      in + static_cast<int64_t>(r) * in_row * es, is, n);
+    copy_run_typed<E, S>(out + static_cast<int64_t>(r) * out_row * es, os,
+                         in + static_cast<int64_t>(r) * in_row * es, is, n);
 }
 
 // Short rows are fetched kPrefetchRows rows ahead, into the next tile when it is known: the rows
@@ -145,7 +225,7 @@ void rows_general(std::byte* out, int64_t out_row, const std::byte* in, int64_t 
 // short reversed rows ran at a third of memcpy's rate from memory).
 constexpr uint64_t kPrefetchRows = 8, kPrefetchMaxBytes = 1024;
 
-template <class E, int VB>
+template <class E, int VB, Store S>
 [[gnu::always_inline]] inline void reverse_rows(std::byte* out, int64_t out_row, const std::byte* in,
                                                 int64_t in_row, uint64_t rows, uint64_t n,
                                                 const std::byte* next_in) {
@@ -162,52 +242,73 @@ template <class E, int VB>
       for (int64_t b = -static_cast<int64_t>(n - 1) * es; b < es; b += 64) __builtin_prefetch(ahead + b);
       __builtin_prefetch(ahead + es - 1);
     }
-    reverse_run<E, VB>(reinterpret_cast<E*>(out + static_cast<int64_t>(r) * out_row * es),
-                       reinterpret_cast<const E*>(src), n);
+    reverse_run<E, VB, S>(reinterpret_cast<E*>(out + static_cast<int64_t>(r) * out_row * es),
+                          reinterpret_cast<const E*>(src), n);
   }
 }
-template <class E>
+template <class E, Store S>
 void reverse_rows_sse2(std::byte* out, int64_t out_row, const std::byte* in, int64_t in_row, uint64_t rows,
                        uint64_t n, int64_t, int64_t, const std::byte* next_in) {
-  reverse_rows<E, 16>(out, out_row, in, in_row, rows, n, next_in);
+  reverse_rows<E, 16, S>(out, out_row, in, in_row, rows, n, next_in);
 }
 #if defined(__x86_64__) || defined(__i386__)
-template <class E>
+template <class E, Store S>
 __attribute__((target("avx2"))) void reverse_rows_avx2(std::byte* out, int64_t out_row, const std::byte* in,
                                                        int64_t in_row, uint64_t rows, uint64_t n, int64_t,
                                                        int64_t, const std::byte* next_in) {
-  reverse_rows<E, 32>(out, out_row, in, in_row, rows, n, next_in);
+  reverse_rows<E, 32, S>(out, out_row, in, in_row, rows, n, next_in);
 }
-template <class E>
+template <class E, Store S>
 __attribute__((target("avx512f,avx512bw"))) void reverse_rows_avx512(std::byte* out, int64_t out_row,
                                                                      const std::byte* in, int64_t in_row,
                                                                      uint64_t rows, uint64_t n, int64_t,
                                                                      int64_t, const std::byte* next_in) {
-  reverse_rows<E, 64>(out, out_row, in, in_row, rows, n, next_in);
+  reverse_rows<E, 64, S>(out, out_row, in, in_row, rows, n, next_in);
 }
 #endif
 
-template <class E>
+template <class E, Store S>
 RowsFn rows_kernel_typed(int64_t os, int64_t is) {
   if (os == 1 && is == -1) {
 #if defined(__x86_64__) || defined(__i386__)
     if constexpr (sizeof(E) >= 4) {
-      if (cpu_has_avx512bw()) return reverse_rows_avx512<E>;
-      if (cpu_has_avx2_f16c()) return reverse_rows_avx2<E>;
+      if (cpu_has_avx512bw()) return reverse_rows_avx512<E, S>;
+      if (cpu_has_avx2_f16c()) return reverse_rows_avx2<E, S>;
     }
 #endif
-    return reverse_rows_sse2<E>;
+    return reverse_rows_sse2<E, S>;
   }
-  return rows_general<E>;
+  return rows_general<E, S>;
 }
 
+template <Store S>
 RowsFn rows_kernel(size_t element_bytes, int64_t os, int64_t is) {
   switch (element_bytes) {
-    case 1: return rows_kernel_typed<moved<uint8_t>>(os, is);
-    case 2: return rows_kernel_typed<moved<uint16_t>>(os, is);
-    case 4: return rows_kernel_typed<moved<uint32_t>>(os, is);
-    default: return rows_kernel_typed<moved<uint64_t>>(os, is);
+    case 1: return rows_kernel_typed<moved<uint8_t>, S>(os, is);
+    case 2: return rows_kernel_typed<moved<uint16_t>, S>(os, is);
+    case 4: return rows_kernel_typed<moved<uint32_t>, S>(os, is);
+    default: return rows_kernel_typed<moved<uint64_t>, S>(os, is);
   }
+}
+
+template <Store S>
+void copy_run_store(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
+                    size_t element_bytes) {
+  switch (element_bytes) {
+    case 1: return copy_run_typed<moved<uint8_t>, S>(out, out_stride, in, in_stride, n);
+    case 2: return copy_run_typed<moved<uint16_t>, S>(out, out_stride, in, in_stride, n);
+    case 4: return copy_run_typed<moved<uint32_t>, S>(out, out_stride, in, in_stride, n);
+    default: return copy_run_typed<moved<uint64_t>, S>(out, out_stride, in, in_stride, n);
+  }
+}
+
+// Streaming stores are weakly ordered: each thread fences its own before it reports its range
+// done, so that whoever reads the output after the call sees them.
+template <Store S>
+[[gnu::always_inline]] inline void fence_stores() {
+#if defined(__x86_64__) || defined(__i386__)
+  if constexpr (S == Store::Streaming) _mm_sfence();
+#endif
 }
 
 // Runs shorter than this go through the rows kernels; longer ones are cut into chunks instead
@@ -216,22 +317,33 @@ constexpr uint64_t kShortRunBytes = uint64_t{64} << 10;
 
 }  // namespace
 
-void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
-              size_t element_bytes) {
-  switch (element_bytes) {
-    case 1: return copy_run_typed<moved<uint8_t>>(out, out_stride, in, in_stride, n);
-    case 2: return copy_run_typed<moved<uint16_t>>(out, out_stride, in, in_stride, n);
-    case 4: return copy_run_typed<moved<uint32_t>>(out, out_stride, in, in_stride, n);
-    default: return copy_run_typed<moved<uint64_t>>(out, out_stride, in, in_stride, n);
-  }
+namespace {
+std::atomic<uint64_t> streaming_min_setting{0};  // 0: the default
+}  // namespace
+
+uint64_t streaming_store_min_bytes() {
+  const uint64_t set = streaming_min_setting.load(std::memory_order_relaxed);
+  return set != 0 ? set : last_level_cache_bytes();
 }
 
-void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
+void set_streaming_store_min_bytes(uint64_t bytes) {
+  streaming_min_setting.store(bytes, std::memory_order_relaxed);
+}
+
+void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
+              size_t element_bytes) {
+  copy_run_store<Store::Cached>(out, out_stride, in, in_stride, n, element_bytes);
+}
+
+namespace {
+
+template <Store S>
+void strided_copy_store(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
   const Dim& inner = nest.inner();
   const int64_t esz = static_cast<int64_t>(es);
   if (nest.dims.size() >= 2 && inner.size * es <= kShortRunBytes) {
     const Dim& row = nest.dims[nest.dims.size() - 2];
-    const RowsFn fn = rows_kernel(es, inner.stride[0], inner.stride[1]);
+    const RowsFn fn = rows_kernel<S>(es, inner.stride[0], inner.stride[1]);
     for_each_tile_parallel(nest, es,
                            [&](const std::array<int64_t, kMaxStreams>& off, uint64_t r0, uint64_t r1,
                                const std::array<int64_t, kMaxStreams>* next) {
@@ -239,15 +351,28 @@ void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::by
                              fn(out + (off[0] + r * row.stride[0]) * esz, row.stride[0],
                                 in + (off[1] + r * row.stride[1]) * esz, row.stride[1], r1 - r0, inner.size,
                                 inner.stride[0], inner.stride[1], next ? in + (*next)[1] * esz : nullptr);
+                             fence_stores<S>();
                            });
     return;
   }
-  for_each_run_parallel(nest, es,
-                        [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
-                          const int64_t j = static_cast<int64_t>(first);
-                          copy_run(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0],
-                                   in + (off[1] + j * inner.stride[1]) * esz, inner.stride[1], n, es);
-                        });
+  for_each_run_parallel(
+      nest, es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+        const int64_t j = static_cast<int64_t>(first);
+        copy_run_store<S>(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0],
+                          in + (off[1] + j * inner.stride[1]) * esz, inner.stride[1], n, es);
+        fence_stores<S>();
+      });
+}
+
+}  // namespace
+
+void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
+  uint64_t out_bytes = es;
+  for (const Dim& d : nest.dims) out_bytes *= d.size;
+  if (kHasStreamingStores && out_bytes >= streaming_store_min_bytes())
+    strided_copy_store<Store::Streaming>(nest, es, out, in);
+  else
+    strided_copy_store<Store::Cached>(nest, es, out, in);
 }
 
 }  // namespace dmlcert::optimized

@@ -4,6 +4,8 @@
 
 #include <cpuid.h>
 
+#include <cstdint>
+
 namespace dmlcert::optimized {
 
 // F16C is CPUID leaf 1, ECX bit 29 (clang 14's __builtin_cpu_supports does not know the name).
@@ -30,5 +32,11 @@ inline bool cpu_has_avx512_kernels() {
                           __builtin_cpu_supports("avx512vl");
   return has;
 }
+
+// The last-level cache in bytes, as the operating system reports it, or
+// kAssumedLastLevelCacheBytes where it does not: the size above which an output cannot stay in the
+// cache for its reader (copy.cpp's streaming stores).
+inline constexpr uint64_t kAssumedLastLevelCacheBytes = uint64_t{32} << 20;
+uint64_t last_level_cache_bytes();
 
 }  // namespace dmlcert::optimized

@@ -4,6 +4,7 @@
 // nest (canonicalize.h) and run with contiguous moves, vector kernels and a thread pool.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "dmlcert/backend.h"
@@ -18,6 +19,13 @@ unsigned thread_count();
 // Replaces the thread pool; 0 restores the default. For tests and benchmarks; not to be called
 // while another thread is executing on the backend.
 void set_thread_count(unsigned threads);
+
+// SLICE, SLICE1 and SCATTER_ND's copy of the input write outputs of at least this many bytes with
+// streaming stores, which bypass the cache (copy.cpp): by default the last-level cache size.
+uint64_t streaming_store_min_bytes();
+// Replaces the threshold; 0 restores the default. For tests (1 sends every copy through the
+// streaming kernels) and benchmarks; not to be called while another thread is executing.
+void set_streaming_store_min_bytes(uint64_t bytes);
 
 // One entry point per operator, in the operator's own file. The descriptor passed validate()
 // without class I findings and each binding holds at least its tensor's minimum implied size.
