@@ -1,13 +1,13 @@
 #include "workloads.h"
 
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <numeric>
 #include <random>
+
+#include "optimized/cpu.h"
 
 namespace dmlcert::bench {
 
@@ -199,15 +199,8 @@ CacheSize last_level_cache() {
     const unsigned long long v = std::strtoull(env, nullptr, 10);
     if (v > 0) return {v, true};
   }
-  uint64_t best = 0;
-  int level = 0;
-  for (const auto& c : benchmark::CPUInfo::Get().caches)
-    if (c.type != "Instruction" && c.size > 0 && c.level >= level) {
-      level = c.level;
-      best = static_cast<uint64_t>(c.size);
-    }
-  if (best == 0) return {uint64_t{32} << 20, false};
-  return {best, true};
+  const uint64_t reported = optimized::reported_last_level_cache_bytes();
+  return {optimized::last_level_cache_bytes(), reported > 0};
 }
 
 const std::vector<Workload>& workloads() {

@@ -37,8 +37,9 @@ struct Buffers {
   Bindings bindings();
 };
 
-// The last-level cache size in bytes: DMLCERT_BENCH_LLC_BYTES when set, otherwise the largest
-// data or unified cache Google Benchmark detected, otherwise 32 MiB (and `detected` is false).
+// The last-level cache size in bytes: DMLCERT_BENCH_LLC_BYTES when set, otherwise the figure the
+// optimized backend streams its large copies by (optimized/cpu.h: the operating system's, or
+// 32 MiB with `detected` false), so that the `_mem` workloads and the backend agree on the cache.
 struct CacheSize {
   uint64_t bytes;
   bool detected;

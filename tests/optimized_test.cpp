@@ -885,6 +885,7 @@ TEST_P(OptimizedStreamingStores, WriteTheSameBytesAsOrdinaryStores) {
     optimized::set_streaming_store_min_bytes(std::numeric_limits<uint64_t>::max());
     const Bytes cached = run_with_output_at(desc, input, skew);
     optimized::set_streaming_store_min_bytes(1);
+    ASSERT_EQ(optimized::streaming_store_min_bytes(), 1u) << "the copy below would not stream";
     const Bytes streamed = run_with_output_at(desc, input, skew);
     ASSERT_EQ(cached.size(), streamed.size());
     const auto diff = std::mismatch(cached.begin(), cached.end(), streamed.begin());
@@ -895,11 +896,15 @@ INSTANTIATE_TEST_SUITE_P(Copies, OptimizedStreamingStores, ::testing::ValuesIn(s
                          [](const auto& info) { return info.param.name; });
 
 // The default threshold is the last-level cache: an output that fits stays in the cache for its
-// reader.
+// reader. A set threshold replaces it until 0 restores it.
 TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   optimized::set_streaming_store_min_bytes(0);
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
   EXPECT_GE(optimized::last_level_cache_bytes(), uint64_t{1} << 20);
+  optimized::set_streaming_store_min_bytes(4096);
+  EXPECT_EQ(optimized::streaming_store_min_bytes(), 4096u);
+  optimized::set_streaming_store_min_bytes(0);
+  EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
 }
 
 }  // namespace

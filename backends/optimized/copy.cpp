@@ -315,28 +315,6 @@ template <Store S>
 // (a few long rows would not spread over the threads), where the choice per run costs nothing.
 constexpr uint64_t kShortRunBytes = uint64_t{64} << 10;
 
-}  // namespace
-
-namespace {
-std::atomic<uint64_t> streaming_min_setting{0};  // 0: the default
-}  // namespace
-
-uint64_t streaming_store_min_bytes() {
-  const uint64_t set = streaming_min_setting.load(std::memory_order_relaxed);
-  return set != 0 ? set : last_level_cache_bytes();
-}
-
-void set_streaming_store_min_bytes(uint64_t bytes) {
-  streaming_min_setting.store(bytes, std::memory_order_relaxed);
-}
-
-void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
-              size_t element_bytes) {
-  copy_run_store<Store::Cached>(out, out_stride, in, in_stride, n, element_bytes);
-}
-
-namespace {
-
 template <Store S>
 void strided_copy_store(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
   const Dim& inner = nest.inner();
@@ -364,11 +342,26 @@ void strided_copy_store(const LoopNest& nest, size_t es, std::byte* out, const s
       });
 }
 
+std::atomic<uint64_t> streaming_min_setting{0};  // 0: the default
+
 }  // namespace
 
+uint64_t streaming_store_min_bytes() {
+  const uint64_t set = streaming_min_setting.load(std::memory_order_relaxed);
+  return set != 0 ? set : last_level_cache_bytes();
+}
+
+void set_streaming_store_min_bytes(uint64_t bytes) {
+  streaming_min_setting.store(bytes, std::memory_order_relaxed);
+}
+
+void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t in_stride, uint64_t n,
+              size_t element_bytes) {
+  copy_run_store<Store::Cached>(out, out_stride, in, in_stride, n, element_bytes);
+}
+
 void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
-  uint64_t out_bytes = es;
-  for (const Dim& d : nest.dims) out_bytes *= d.size;
+  const uint64_t out_bytes = nest.outer_count() * nest.inner().size * es;
   if (kHasStreamingStores && out_bytes >= streaming_store_min_bytes())
     strided_copy_store<Store::Streaming>(nest, es, out, in);
   else

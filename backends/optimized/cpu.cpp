@@ -30,32 +30,32 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-// The largest data or unified cache of CPU 0 as Linux's sysfs describes it. sysconf's
-// _SC_LEVEL3_CACHE_SIZE is not used: glibc computes it from CPUID and reported ten times the real
-// L3 of a virtual machine whose sysfs was right.
-uint64_t sysfs_last_level_cache() {
-  uint64_t best = 0;
-  int best_level = 0;
-  for (int i = 0; i < 16; ++i) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    const std::string type = read_line(dir + "type");
-    if (type.empty()) break;
-    if (type == "Instruction") continue;
-    const int level = static_cast<int>(parse_size(read_line(dir + "level")));
-    const uint64_t size = parse_size(read_line(dir + "size"));
-    if (size > 0 && level >= best_level) best = size, best_level = level;
-  }
-  return best;
-}
-
 }  // namespace
 
-uint64_t last_level_cache_bytes() {
+// The largest data or unified cache of CPU 0. sysconf's _SC_LEVEL3_CACHE_SIZE is not used: glibc
+// computes it from CPUID and reported ten times the real L3 of a virtual machine whose sysfs was
+// right.
+uint64_t reported_last_level_cache_bytes() {
   static const uint64_t bytes = [] {
-    const uint64_t found = sysfs_last_level_cache();
-    return found > 0 ? found : kAssumedLastLevelCacheBytes;
+    uint64_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; ++i) {
+      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+      const std::string type = read_line(dir + "type");
+      if (type.empty()) break;
+      if (type == "Instruction") continue;
+      const int level = static_cast<int>(parse_size(read_line(dir + "level")));
+      const uint64_t size = parse_size(read_line(dir + "size"));
+      if (size > 0 && level >= best_level) best = size, best_level = level;
+    }
+    return best;
   }();
   return bytes;
+}
+
+uint64_t last_level_cache_bytes() {
+  const uint64_t reported = reported_last_level_cache_bytes();
+  return reported > 0 ? reported : kAssumedLastLevelCacheBytes;
 }
 
 }  // namespace dmlcert::optimized
