@@ -107,7 +107,7 @@ struct Random {
 
 // Values in [-1, 1): well-scaled for every reduction (LOG_SUM_EXP included).
 template <class T, class Gen>
-void fill_values(std::vector<std::byte>& bytes, Gen&& gen) {
+void fill_values(Bytes& bytes, Gen&& gen) {
   const size_t n = bytes.size() / sizeof(T);
   Random rng{12345};
   for (size_t i = 0; i < n; ++i) {
@@ -118,7 +118,7 @@ void fill_values(std::vector<std::byte>& bytes, Gen&& gen) {
 
 void fill_data(const Workload& w, Buffers& b) {
   const DataType t = tensor(w.desc, Role::INPUT)->type;
-  auto fill = [&](std::vector<std::byte>& bytes) {
+  auto fill = [&](Bytes& bytes) {
     if (t == DataType::FLOAT32) fill_values<float>(bytes, [](Random& r) { return r.real(); });
     if (t == DataType::FLOAT16) fill_values<half>(bytes, [](Random& r) { return half(r.real()); });
     if (t == DataType::INT32)

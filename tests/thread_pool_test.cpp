@@ -10,9 +10,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <future>
+#include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "optimized/canonicalize.h"
 
 namespace dmlcert {
 namespace {
@@ -93,6 +97,70 @@ TEST(ThreadPool, NestedJobRunsInline) {
   });
   EXPECT_EQ(inner_items, 40);
 }
+
+// The loops over a nest (optimized/canonicalize.h) call range_done() on the thread that ran a range,
+// after the range's last call: the streaming copy fences its stores there, so a call whose work no
+// range_done() follows on its own thread could leave stores unfenced when the operator returns.
+struct NestCase {
+  std::string name;
+  bool tiles;  // for_each_tile_parallel, else for_each_run_parallel
+  std::vector<uint64_t> sizes;
+  uint64_t element_bytes;
+  uint64_t calls;  // how many times fn runs: tiles (or blocks of rows), or runs (or chunks)
+};
+void PrintTo(const NestCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+const NestCase kNestCases[] = {
+    {"ShortRowsAsWholeTiles", true, {64, 32, 22, 64}, 4, 64 * 32},
+    {"TallTilesCutIntoBlocksOfRows", true, {2, 100000, 16}, 4, 2 * 25},  // 4096 rows per block
+    {"ManyRuns", false, {1000, 100}, 4, 1000},
+    {"FewLongRunsCutIntoChunks", false, {2, 1 << 20}, 4, 2 * 16},  // 256 KiB chunks
+};
+
+class ParallelLoops : public ::testing::TestWithParam<NestCase> {};
+TEST_P(ParallelLoops, FollowEveryCallWithRangeDoneOnItsThread) {
+  const NestCase& c = GetParam();
+  optimized::LoopNest nest;
+  int64_t stride = 1;
+  nest.dims.resize(c.sizes.size());
+  for (size_t i = c.sizes.size(); i-- > 0;) {
+    nest.dims[i].size = c.sizes[i];
+    nest.dims[i].stride[0] = stride;
+    stride *= static_cast<int64_t>(c.sizes[i]);
+  }
+  std::mutex m;
+  std::map<std::thread::id, uint64_t> unfinished;  // calls since the thread's last range_done()
+  uint64_t calls = 0, dones = 0, empty_dones = 0;
+  auto call = [&] {
+    std::lock_guard<std::mutex> lock(m);
+    ++unfinished[std::this_thread::get_id()];
+    ++calls;
+  };
+  auto range_done = [&] {
+    std::lock_guard<std::mutex> lock(m);
+    uint64_t& mine = unfinished[std::this_thread::get_id()];
+    empty_dones += mine == 0;
+    mine = 0;
+    ++dones;
+  };
+  using Offsets = std::array<int64_t, optimized::kMaxStreams>;
+  if (c.tiles)
+    optimized::for_each_tile_parallel(
+        nest, c.element_bytes, [&](const Offsets&, uint64_t, uint64_t, const Offsets*) { call(); },
+        range_done);
+  else
+    optimized::for_each_run_parallel(
+        nest, c.element_bytes, [&](const Offsets&, uint64_t, uint64_t) { call(); }, range_done);
+  EXPECT_EQ(calls, c.calls);
+  EXPECT_GE(dones, 1u);
+  EXPECT_EQ(empty_dones, 0u) << "range_done() ran for a range without calls";
+  for (const auto& [thread, pending] : unfinished)
+    EXPECT_EQ(pending, 0u) << "calls on a thread that no range_done() followed";
+}
+INSTANTIATE_TEST_SUITE_P(Nests, ParallelLoops, ::testing::ValuesIn(kNestCases),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace dmlcert

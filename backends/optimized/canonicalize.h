@@ -77,8 +77,13 @@ void for_each_outer(const LoopNest& nest, uint64_t begin, uint64_t end, F&& fn) 
 // [first, first + n) of the innermost run whose start offsets are `offsets`. Long runs of a nest
 // with few runs are cut into chunks, so a single huge run still spreads over the threads.
 // `element_bytes` estimates the memory touched per coordinate (to keep small calls inline).
-template <class F>
-void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
+// range_done() runs on the thread that handled a range, after its last fn: once per range of the
+// pool, not once per run (strided_copy fences its streaming stores there).
+struct NoRangeDone {
+  void operator()() const {}
+};
+template <class F, class G = NoRangeDone>
+void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn, G&& range_done = {}) {
   const uint64_t inner = nest.inner().size;
   const uint64_t outer = nest.outer_count();
   const uint64_t chunk_elems =
@@ -89,6 +94,7 @@ void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn)
     if (chunks == 1) {
       for_each_outer(nest, begin, end,
                      [&](const std::array<int64_t, kMaxStreams>& off) { fn(off, 0, inner); });
+      range_done();
       return;
     }
     // Items are (outer coordinate, chunk) pairs, chunk fastest.
@@ -105,6 +111,7 @@ void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn)
       });
       item += c_end - c_begin;
     }
+    range_done();
   });
 }
 
@@ -113,9 +120,9 @@ void for_each_run_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn)
 // `offsets`, so that a kernel walks many short runs with one call; `next` points to the offsets of
 // the tile the same thread handles next (null when there is none, or when tiles are cut), for
 // prefetching across tiles. A tile's rows are cut into blocks of about 256 KiB, so a single tile
-// still spreads over the threads.
-template <class F>
-void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn) {
+// still spreads over the threads. range_done() as for for_each_run_parallel.
+template <class F, class G = NoRangeDone>
+void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn, G&& range_done = {}) {
   using Offsets = std::array<int64_t, kMaxStreams>;
   const uint64_t rows = nest.dims[nest.dims.size() - 2].size;
   const uint64_t row_bytes = std::max<uint64_t>(1, nest.inner().size * element_bytes);
@@ -136,6 +143,7 @@ void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn
         have = true;
       });
       if (have) fn(pending, uint64_t{0}, rows, static_cast<const Offsets*>(nullptr));
+      range_done();
       return;
     }
     for (uint64_t item = begin; item < end; ++item) {
@@ -143,6 +151,7 @@ void for_each_tile_parallel(const LoopNest& nest, uint64_t element_bytes, F&& fn
       for_each_outer(tiles, item / blocks, item / blocks + 1,
                      [&](const Offsets& off) { fn(off, r0, r1, static_cast<const Offsets*>(nullptr)); });
     }
+    range_done();
   });
 }
 

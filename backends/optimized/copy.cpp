@@ -303,7 +303,8 @@ void copy_run_store(std::byte* out, int64_t out_stride, const std::byte* in, int
 }
 
 // Streaming stores are weakly ordered: each thread fences its own before it reports its range
-// done, so that whoever reads the output after the call sees them.
+// done, so that whoever reads the output after the call sees them. Once per range, not once per
+// tile: a fence waits for the write-combining buffers to drain, and SLICE1 tiles can be a few KiB.
 template <Store S>
 [[gnu::always_inline]] inline void fence_stores() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -322,24 +323,26 @@ void strided_copy_store(const LoopNest& nest, size_t es, std::byte* out, const s
   if (nest.dims.size() >= 2 && inner.size * es <= kShortRunBytes) {
     const Dim& row = nest.dims[nest.dims.size() - 2];
     const RowsFn fn = rows_kernel<S>(es, inner.stride[0], inner.stride[1]);
-    for_each_tile_parallel(nest, es,
-                           [&](const std::array<int64_t, kMaxStreams>& off, uint64_t r0, uint64_t r1,
-                               const std::array<int64_t, kMaxStreams>* next) {
-                             const int64_t r = static_cast<int64_t>(r0);
-                             fn(out + (off[0] + r * row.stride[0]) * esz, row.stride[0],
-                                in + (off[1] + r * row.stride[1]) * esz, row.stride[1], r1 - r0, inner.size,
-                                inner.stride[0], inner.stride[1], next ? in + (*next)[1] * esz : nullptr);
-                             fence_stores<S>();
-                           });
+    for_each_tile_parallel(
+        nest, es,
+        [&](const std::array<int64_t, kMaxStreams>& off, uint64_t r0, uint64_t r1,
+            const std::array<int64_t, kMaxStreams>* next) {
+          const int64_t r = static_cast<int64_t>(r0);
+          fn(out + (off[0] + r * row.stride[0]) * esz, row.stride[0], in + (off[1] + r * row.stride[1]) * esz,
+             row.stride[1], r1 - r0, inner.size, inner.stride[0], inner.stride[1],
+             next ? in + (*next)[1] * esz : nullptr);
+        },
+        [] { fence_stores<S>(); });
     return;
   }
   for_each_run_parallel(
-      nest, es, [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
+      nest, es,
+      [&](const std::array<int64_t, kMaxStreams>& off, uint64_t first, uint64_t n) {
         const int64_t j = static_cast<int64_t>(first);
         copy_run_store<S>(out + (off[0] + j * inner.stride[0]) * esz, inner.stride[0],
                           in + (off[1] + j * inner.stride[1]) * esz, inner.stride[1], n, es);
-        fence_stores<S>();
-      });
+      },
+      [] { fence_stores<S>(); });
 }
 
 std::atomic<uint64_t> streaming_min_setting{0};  // 0: the default
