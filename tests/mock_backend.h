@@ -16,6 +16,7 @@ class MockBackend : public Backend {
   MOCK_METHOD(bool, reports_rules, (), (const, override));
   MOCK_METHOD(ExecResult, execute, (const OperatorDesc& desc, FeatureLevel level, const Bindings& buffers),
               (override));
+  MOCK_METHOD(std::vector<LateFault>, settle, (double seconds), (override));
 
   // A backend that claims everything up to the highest level and reports rule IDs; tests then
   // set what execute() does.

@@ -186,6 +186,116 @@ TEST_P(RunnerTest, ReachesTheOutcome) {
 INSTANTIATE_TEST_SUITE_P(Table, RunnerTest, ::testing::ValuesIn(runner_rows()),
                          [](const ::testing::TestParamInfo<RunnerRow>& info) { return info.param.name; });
 
+// An isolated backend's call whose output the harness reads wrong may have been written after it
+// returned, by a thread the call left running (runner.cpp, Runner::output_failure): the runner asks
+// the backend for late faults before it blames the output, and only then. Every call here is call 7
+// of an isolated backend unless the row says 0 (in process).
+struct LateRow {
+  std::string name;
+  Case c;
+  Misbehaviour behaviour;
+  uint64_t call;
+  std::vector<LateFault> late;  // what settle() reports, if it is asked
+  bool asks;                    // whether the runner must ask
+  Outcome want;
+  std::vector<uint64_t> passed_on;  // the late faults' calls the result carries on to the engine
+};
+void PrintTo(const LateRow& r, std::ostream* os) {
+  *os << r.name;
+}
+
+Misbehaviour as_call(Misbehaviour m, uint64_t call) {
+  return [=](const OperatorDesc& d, FeatureLevel l, const Bindings& b) {
+    ExecResult r = m(d, l, b);
+    r.call = call;
+    return r;
+  };
+}
+LateFault late_write_of(uint64_t call) {
+  return LateFault{call, Fault::LateWrite, "wrote output byte 0 after call " + std::to_string(call), false};
+}
+
+std::vector<LateRow> late_rows() {
+  return {
+      {"WrongOutputOfACallThatWroteLateIsALateWrite",
+       valid_slice(),
+       write_zeros,
+       7,
+       {late_write_of(7)},
+       true,
+       Outcome::LateWrite,
+       {}},
+      {"WrongOutputOfACallThatCrashedLaterIsACrash",
+       valid_slice(),
+       write_zeros,
+       7,
+       {LateFault{7, Fault::Crash, "signal 11 after the call had returned", true}},
+       true,
+       Outcome::Crash,
+       {}},
+      {"WrongOutputWithAnEarlierCallsLateWriteFailsAndPassesItOn",
+       valid_slice(),
+       write_zeros,
+       7,
+       {late_write_of(6)},
+       true,
+       Outcome::Failed,
+       {6}},
+      {"WrongOutputWithoutLateFaultsFails", valid_slice(), write_zeros, 7, {}, true, Outcome::Failed, {}},
+      {"RejectionWhoseOutputALateThreadWroteIsALateWrite",
+       invalid_slice(),
+       reject_after_writing_a_byte("SLICE.SIZES_MATCH_OUTPUT"),
+       7,
+       {late_write_of(7)},
+       true,
+       Outcome::LateWrite,
+       {}},
+      {"InadmissibleUnspecifiedResultOfACallThatWroteLateIsALateWrite",
+       unspecified_slice(),
+       write_zeros,
+       7,
+       {late_write_of(7)},
+       true,
+       Outcome::LateWrite,
+       {}},
+      {"RightOutputAsksNothing",
+       valid_slice(),
+       copy_input,
+       7,
+       {late_write_of(7)},
+       false,
+       Outcome::Passed,
+       {}},
+      {"InProcessWrongOutputAsksNothing",
+       valid_slice(),
+       write_zeros,
+       0,
+       {late_write_of(0)},
+       false,
+       Outcome::Failed,
+       {}},
+  };
+}
+
+class RunnerLateFaults : public ::testing::TestWithParam<LateRow> {};
+TEST_P(RunnerLateFaults, BlameTheOutputOnlyWhenTheCallLeftNoThreadWriting) {
+  const LateRow& row = GetParam();
+  auto backend = testing::MockBackend::claiming_everything();
+  ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(as_call(row.behaviour, row.call)));
+  EXPECT_CALL(*backend, settle(0.0)).Times(row.asks ? 1 : 0).WillRepeatedly(Return(row.late));
+  Runner runner(*backend, test::reference_oracle());
+  const CaseReport r = runner.run(row.c);
+  EXPECT_EQ(name(r.outcome), name(row.want)) << r.detail;
+  if (row.want == Outcome::LateWrite || row.want == Outcome::Crash) {
+    EXPECT_THAT(r.detail, ::testing::HasSubstr("was wrong too")) << "the wrong output goes unmentioned";
+  }
+  std::vector<uint64_t> passed_on;
+  for (const LateFault& l : r.exec.late) passed_on.push_back(l.call);
+  EXPECT_EQ(passed_on, row.passed_on) << "a late fault of another call was lost or kept";
+}
+INSTANTIATE_TEST_SUITE_P(Table, RunnerLateFaults, ::testing::ValuesIn(late_rows()),
+                         [](const ::testing::TestParamInfo<LateRow>& info) { return info.param.name; });
+
 // A case ended by a fault reads "<outcome>: <detail>", so the detail names the fault only where
 // the outcome does not ("oob: oob: wrote ..." said it twice).
 struct FaultDetailRow {

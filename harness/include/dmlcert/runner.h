@@ -108,6 +108,9 @@ class Runner {
  private:
   // The profile labels a class U case's output fits (CaseReport::behaviours).
   std::vector<std::string> behaviours_of(const Case& c, const Classification& cls, const Bytes& output);
+  // The case's verdict when the output the harness read is not one the call may leave, unless a
+  // late fault of the call explains it (runner.cpp says why it asks).
+  CaseReport output_failure(CaseReport& r, std::string detail);
   Backend& under_test_;
   Oracle& oracle_;
   RunOptions options_;
