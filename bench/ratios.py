@@ -10,6 +10,10 @@ cache+memory). Exit status 1 when a target fails, 2 when the file cannot be read
 Uses the medians: of the runs of each benchmark when the bench ran with --rounds (which runs a
 workload's implementations in turn), or the medians Google Benchmark computed with
 --benchmark_repetitions; a single run otherwise.
+
+Under the table, each failed ratio is given round by round (the i-th run of the optimized backend
+over the i-th run of the peer or roofline, which ran seconds apart), so that a tie whose median
+fell on the wrong side of a target reads differently from a loss in every round.
 """
 import json
 import statistics
@@ -36,7 +40,7 @@ MEMORY_SUFFIX = "_mem"
 
 def load(path):
     """(context, workload -> {implementation -> bytes per second, "label" -> limit}, runs per
-    median). One run of a bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark
+    median, workload -> {implementation -> [bytes per second of each round]}). One run of a bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark
     run more than once is represented by its median: Google Benchmark's aggregate where it computed
     one (--benchmark_repetitions), otherwise the median of the runs of the same name (--rounds)."""
     with open(path) as f:
@@ -66,7 +70,22 @@ def load(path):
             entry["label"] = labels[workload]
     if medians:
         most = max((b.get("repetitions", 1) for b in medians), default=1)
-    return data.get("context", {}), rates, most
+    rounds = {} if medians else runs
+    return data.get("context", {}), rates, most, rounds
+
+
+def per_round(rounds, workload, peer):
+    """The optimized backend's ratio to `peer` ("roof": the faster roofline loop of that round) in
+    each round where both ran, in order."""
+    impls = rounds.get(workload, {})
+    opt = impls.get("optimized", [])
+    if peer == "roof":
+        loops = next((loops for loops in (("copy", "copy_nt"), ("read", "read_hw")) if loops[0] in impls), ())
+        series = [impls[k] for k in loops if k in impls]
+        other = [max(values) for values in zip(*series)] if series else []
+    else:
+        other = impls.get(peer, [])
+    return [a / b for a, b in zip(opt, other) if a and b]
 
 
 def verdict(ratio, target):
@@ -125,7 +144,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        context, rates, runs = load(argv[1])
+        context, rates, runs, rounds = load(argv[1])
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"ratios.py: {argv[1]}: {e}", file=sys.stderr)
         return 2
@@ -141,6 +160,7 @@ def main(argv):
     print(header)
     print("-" * len(header))
     failures = 0
+    failed_ratios = []  # (workload, peer) of each failed ratio, for the rounds below the table
     for workload, r in rates.items():
         opt = r.get("optimized")
         if opt is None:
@@ -154,9 +174,25 @@ def main(argv):
         rate_target = RATE_TARGETS_GBPS.get(workload)
         v_rate = verdict(opt / 1e9, rate_target)
         failures += [v for _, v in cells].count("FAIL") + (v_rate == "FAIL")
+        peers = ["eigen"] + (["torch"] if has_torch else [])
+        for (_, v), peer in zip(cells[1:], peers + ["roof"]):
+            if v == "FAIL":
+                failed_ratios.append((workload, peer))
         line = f"{workload:30} {opt / 1e9:7.2f} {v_rate:4} "
         line += " ".join(f"{fmt(value):>{w}} {v:4}" for (value, v), (_, w) in zip(cells, columns))
         print(line + f" {r.get('label', '-'):<17}")
+    shown = [(w, p, per_round(rounds, w, p)) for w, p in failed_ratios]
+    shown = [(w, p, values) for w, p, values in shown if len(values) > 1]
+    if shown:
+        print("\nfailed ratios round by round (median first; how many rounds met the target's ratio):")
+        for workload, peer, values in shown:
+            need = roof_target(workload) if peer == "roof" else PEER_BANDWIDTH_MIN
+            met = sum(v >= need for v in values) if need else 0
+            print(
+                f"  {workload + ' opt/' + peer:40} {statistics.median(values):.2f}: "
+                + " ".join(f"{v:.2f}" for v in values)
+                + (f"  ({met} of {len(values)} at {need:g} or more)" if need else "")
+            )
     print(f"\n{failures} target(s) failed")
     return 1 if failures else 0
 

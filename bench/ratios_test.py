@@ -68,6 +68,30 @@ class Medians(unittest.TestCase):
         self.assertIn("rates: medians of 3 runs", ratios_of(runs)[2])
 
 
+class Rounds(unittest.TestCase):
+    """Under the table, a failed ratio round by round: the i-th optimized run over the i-th peer or
+    roofline run, in the order the bench wrote them."""
+
+    def rounds_section(self, rates):
+        runs = [run(f"reduce_x{suffix}/{impl}", v) for suffix, impl, values in rates for v in values]
+        return [line.strip() for line in ratios_of(runs)[2].splitlines() if "opt/" in line and ":" in line]
+
+    def test_a_failed_peer_ratio_is_given_per_round(self):
+        # Medians 30 and 30: a tie, failed below the roofline; round by round 0.97, 1.20 and 1.00.
+        lines = self.rounds_section([("", "optimized", (29, 36, 30)), ("", "torch", (30, 30, 30)), ("", "read", (40,) * 3)])
+        self.assertEqual(lines, ["reduce_x opt/torch                       1.00: 0.97 1.20 1.00  (2 of 3 at 1 or more)"])
+
+    def test_a_failed_roofline_ratio_takes_each_rounds_faster_loop(self):
+        # read is faster in round 1, read_hw in round 2: 24/30 and 24/40.
+        lines = self.rounds_section(
+            [("_mem", "optimized", (24, 24)), ("_mem", "read", (30, 20)), ("_mem", "read_hw", (20, 40))]
+        )
+        self.assertEqual(lines, ["reduce_x_mem opt/roof                    0.70: 0.80 0.60  (0 of 2 at 0.85 or more)"])
+
+    def test_nothing_is_given_when_every_target_holds(self):
+        self.assertEqual(self.rounds_section([("", "optimized", (40, 40)), ("", "torch", (30, 30))]), [])
+
+
 class Verdicts(unittest.TestCase):
     # Each case: the workload's rates (GB/s) and the exit status (1: a target failed).
     CASES = {
