@@ -40,9 +40,10 @@ MEMORY_SUFFIX = "_mem"
 
 def load(path):
     """(context, workload -> {implementation -> bytes per second, "label" -> limit}, runs per
-    median, workload -> {implementation -> [bytes per second of each round]}). One run of a bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark
-    run more than once is represented by its median: Google Benchmark's aggregate where it computed
-    one (--benchmark_repetitions), otherwise the median of the runs of the same name (--rounds)."""
+    median, workload -> {implementation -> [bytes per second of each round]}). One run of a
+    bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark run more than once is
+    represented by its median: Google Benchmark's aggregate where it computed one
+    (--benchmark_repetitions), otherwise the median of the runs of the same name (--rounds)."""
     with open(path) as f:
         data = json.load(f)
     benchmarks = [b for b in data.get("benchmarks", []) if "error_occurred" not in b]
@@ -80,9 +81,7 @@ def per_round(rounds, workload, peer):
     impls = rounds.get(workload, {})
     opt = impls.get("optimized", [])
     if peer == "roof":
-        loops = next((loops for loops in (("copy", "copy_nt"), ("read", "read_hw")) if loops[0] in impls), ())
-        series = [impls[k] for k in loops if k in impls]
-        other = [max(values) for values in zip(*series)] if series else []
+        other = [roofline({k: v[i] for k, v in impls.items() if i < len(v)}) for i in range(len(opt))]
     else:
         other = impls.get(peer, [])
     return [a / b for a, b in zip(opt, other) if a and b]

@@ -35,7 +35,7 @@ struct Workload {
 // place their tensors. std::vector's own allocator leaves large blocks 16 bytes past a page
 // boundary here, which made every 256-byte row of slice1_4d_mixed span five cache lines instead of
 // four: a fifth more memory traffic than the same tensor costs in the frameworks the bench stands
-// in for. The correctness tests cover every other alignment (tests/optimized_test.cpp, skews).
+// in for. The correctness tests run the kernels on unaligned outputs (tests/optimized_test.cpp).
 template <class T>
 struct LineAligned {
   using value_type = T;

@@ -79,6 +79,17 @@ std::optional<Outcome> fault_outcome(Fault f) {
   return Outcome::Failed;
 }
 
+// Waits up to `seconds` for late faults (Backend::settle): the first of the call `exec` reports
+// becomes its fault, the others go on with it (ExecResult::late) for the engine to blame.
+void take_late_faults(Backend& b, double seconds, ExecResult& exec) {
+  for (LateFault& late : b.settle(seconds)) {
+    if (late.call == exec.call && exec.fault == Fault::None)
+      exec.fault = late.fault, exec.message = late.message;
+    else
+      exec.late.push_back(std::move(late));
+  }
+}
+
 CaseReport finish(CaseReport& r, Outcome o, std::string detail) {
   r.outcome = o;
   r.detail = std::move(detail);
@@ -102,19 +113,14 @@ std::vector<std::string> Runner::behaviours_of(const Case& c, const Classificati
 // An isolated backend's child puts a call's bindings out of reach only once the call is back, so a
 // thread the backend left running can write into the output before that, where the write is not
 // caught as late but read as the call's own: a wrong output that passes alone ("not reproduced").
-// On a loaded machine that happens. Such a thread usually writes again, and that write is caught
-// (Fault::LateWrite), or kills the process, by the time the output is judged; so before an output
-// is blamed on the call, the backend is asked without waiting (Backend::settle) for late faults of
-// this call. One found makes the case that fault, with the wrong output in its detail. Late faults
-// of earlier calls go on with the result (ExecResult::late), for the engine to blame.
+// The backend's own round trip right after the call catches such a thread when it writes again
+// at once; on a loaded machine it may not have run again by then. So before an output is blamed on
+// the call, the backend is asked once more, without waiting (Backend::settle), for late faults of
+// this call: a later look, not a certain one. One found makes the case that fault, with the wrong
+// output in its detail.
 CaseReport Runner::output_failure(CaseReport& r, std::string detail) {
   if (r.exec.call != 0) {  // only isolated backends number their calls, and only they can tell
-    for (LateFault& late : under_test_.settle(0)) {
-      if (late.call == r.exec.call && r.exec.fault == Fault::None)
-        r.exec.fault = late.fault, r.exec.message = late.message;
-      else
-        r.exec.late.push_back(std::move(late));
-    }
+    take_late_faults(under_test_, 0, r.exec);
     if (auto o = fault_outcome(r.exec.fault))
       return finish(r, *o,
                     fault_detail(r.exec.fault, *o, r.exec.message) +
@@ -183,12 +189,7 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   r.exec = execute_guarded(under_test_, c, *buffers);
   r.executed = true;
   if (options_.settle_seconds > 0 && r.exec.fault == Fault::None)
-    for (LateFault& late : under_test_.settle(options_.settle_seconds)) {
-      if (late.call == r.exec.call && r.exec.fault == Fault::None)
-        r.exec.fault = late.fault, r.exec.message = late.message;
-      else
-        r.exec.late.push_back(std::move(late));  // an earlier call's, for the engine to blame
-    }
+    take_late_faults(under_test_, options_.settle_seconds, r.exec);
   const ExecResult& exec = r.exec;
   if (exec.not_asked && exec.fault == Fault::None)
     return finish(r, Outcome::Skipped, "not asked: " + exec.message);
