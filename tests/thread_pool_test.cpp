@@ -98,6 +98,83 @@ TEST(ThreadPool, NestedJobRunsInline) {
   EXPECT_EQ(inner_items, 40);
 }
 
+// Which thread ran each range of a job on a pool of two, and where each thread's first range
+// began. `hold(first, is_caller, done)` runs at the start of every range: `first` says whether it
+// is its thread's first, `done` counts the ranges finished so far.
+struct RangeLog {
+  std::mutex m;
+  std::map<uint64_t, bool> by_caller;  // range begin -> run by the calling thread
+  uint64_t caller_first = ~uint64_t{0}, worker_first = ~uint64_t{0};
+};
+template <class Hold>
+void log_ranges(RangeLog& log, ThreadPool& pool, uint64_t n, Hold hold) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<uint64_t> done{0};
+  pool.parallel_for(n, [&](uint64_t b, uint64_t) {
+    const bool is_caller = std::this_thread::get_id() == caller;
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(log.m);
+      uint64_t& mine = is_caller ? log.caller_first : log.worker_first;
+      first = mine == ~uint64_t{0};
+      if (first) mine = b;
+      log.by_caller[b] = is_caller;
+    }
+    hold(first, is_caller, done);
+    done.fetch_add(1);
+  });
+}
+
+// Polls until pred() holds or 10 s have passed.
+template <class Pred>
+void wait_for(Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!pred() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+}
+
+// Each thread starts on a share of its own, the same on every call of the same size: the caller on
+// the first half of the ranges and the worker on the second, so that a thread re-reads what its own
+// caches may still hold (thread_pool.h). Both threads are held on their first range until the other
+// has started, so neither can take the other's share first.
+TEST(ThreadPool, EachThreadStartsOnItsOwnShareOnEveryCall) {
+  within_deadline("EachThreadStartsOnItsOwnShareOnEveryCall", [] {
+    ThreadPool pool(2);
+    for (int call = 0; call < 3; ++call) {
+      RangeLog log;
+      log_ranges(log, pool, 16, [&](bool first, bool, const std::atomic<uint64_t>&) {
+        if (!first) return;
+        wait_for([&] {
+          std::lock_guard<std::mutex> lock(log.m);
+          return log.caller_first != ~uint64_t{0} && log.worker_first != ~uint64_t{0};
+        });
+      });
+      EXPECT_EQ(log.caller_first, 0u) << "call " << call;
+      EXPECT_EQ(log.worker_first, 8u) << "call " << call;
+      EXPECT_EQ(log.by_caller.size(), 16u);
+    }
+    return 0;
+  });
+}
+
+// A worker that the system holds back delays the call by the range it is in and no more: the caller
+// runs its own share and then the rest of the worker's. The worker's first range waits until every
+// other range is done, which happens only if they are taken from it.
+TEST(ThreadPool, ThreadHeldBackLosesTheRestOfItsShare) {
+  RangeLog log;
+  within_deadline("ThreadHeldBackLosesTheRestOfItsShare", [&log] {
+    ThreadPool pool(2);
+    log_ranges(log, pool, 16, [](bool first, bool is_caller, const std::atomic<uint64_t>& done) {
+      if (first && !is_caller) wait_for([&] { return done.load() == 15; });
+    });
+    return 0;
+  });
+  ASSERT_EQ(log.by_caller.size(), 16u);
+  int by_caller = 0;
+  for (const auto& [begin, caller] : log.by_caller) by_caller += caller;
+  // The worker may not have woken before the caller took its whole share: then it ran none.
+  EXPECT_GE(by_caller, 15) << "the caller took " << by_caller << " of 16 ranges while the worker was held";
+}
+
 // The loops over a nest (optimized/canonicalize.h) call range_done() on the thread that ran a range,
 // after the range's last call: the streaming copy fences its stores there, so a call whose work no
 // range_done() follows on its own thread could leave stores unfenced when the operator returns.
