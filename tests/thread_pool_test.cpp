@@ -12,6 +12,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -98,13 +99,15 @@ TEST(ThreadPool, NestedJobRunsInline) {
   EXPECT_EQ(inner_items, 40);
 }
 
-// Which thread ran each range of a job on a pool of two, and where each thread's first range
-// began. `hold(first, is_caller, done)` runs at the start of every range: `first` says whether it
-// is its thread's first, `done` counts the ranges finished so far.
+// Which thread ran each range of a job, and where each thread's first range began.
+// `hold(first, is_caller, done)` runs at the start of every range: `first` says whether it is its
+// thread's first, `done` counts the ranges finished so far.
 struct RangeLog {
   std::mutex m;
-  std::map<uint64_t, bool> by_caller;  // range begin -> run by the calling thread
-  uint64_t caller_first = ~uint64_t{0}, worker_first = ~uint64_t{0};
+  std::map<uint64_t, int> runs;               // range begin -> times run
+  std::map<uint64_t, bool> by_caller;         // range begin -> run by the calling thread
+  std::map<std::thread::id, uint64_t> first;  // thread -> begin of its first range
+  uint64_t caller_first = ~uint64_t{0};
 };
 template <class Hold>
 void log_ranges(RangeLog& log, ThreadPool& pool, uint64_t n, Hold hold) {
@@ -115,9 +118,9 @@ void log_ranges(RangeLog& log, ThreadPool& pool, uint64_t n, Hold hold) {
     bool first;
     {
       std::lock_guard<std::mutex> lock(log.m);
-      uint64_t& mine = is_caller ? log.caller_first : log.worker_first;
-      first = mine == ~uint64_t{0};
-      if (first) mine = b;
+      first = log.first.emplace(std::this_thread::get_id(), b).second;
+      if (first && is_caller) log.caller_first = b;
+      ++log.runs[b];
       log.by_caller[b] = is_caller;
     }
     hold(first, is_caller, done);
@@ -125,50 +128,72 @@ void log_ranges(RangeLog& log, ThreadPool& pool, uint64_t n, Hold hold) {
   });
 }
 
-// Polls until pred() holds or 10 s have passed.
+// Polls until pred() holds or 10 s have passed; returns whether it held.
 template <class Pred>
-void wait_for(Pred pred) {
+bool wait_for(Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!pred() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  while (!pred())
+    if (std::chrono::steady_clock::now() >= deadline)
+      return false;
+    else
+      std::this_thread::yield();
+  return true;
 }
 
-// Each thread starts on a share of its own, the same on every call of the same size: the caller on
-// the first half of the ranges and the worker on the second, so that a thread re-reads what its own
-// caches may still hold (thread_pool.h). Both threads are held on their first range until the other
-// has started, so neither can take the other's share first.
-TEST(ThreadPool, EachThreadStartsOnItsOwnShareOnEveryCall) {
-  within_deadline("EachThreadStartsOnItsOwnShareOnEveryCall", [] {
-    ThreadPool pool(2);
+// Each thread starts on a share of its own, the same on every call of the same size: with T
+// threads and 16 items, thread t on items [16t/T, 16(t+1)/T), the calling thread on the first, so
+// that a thread re-reads what its own caches may still hold (thread_pool.h). Every thread is held
+// on its first range until all have started, so none can take another's share first.
+class PoolShares : public ::testing::TestWithParam<unsigned> {};
+TEST_P(PoolShares, EachThreadStartsOnItsOwnShareOnEveryCall) {
+  const unsigned threads = GetParam();
+  within_deadline("EachThreadStartsOnItsOwnShareOnEveryCall", [threads] {
+    ThreadPool pool(threads);
+    std::set<uint64_t> share_starts;
+    for (unsigned t = 0; t < threads; ++t) share_starts.insert(16 * t / threads);
     for (int call = 0; call < 3; ++call) {
       RangeLog log;
+      bool all_started = true;
       log_ranges(log, pool, 16, [&](bool first, bool, const std::atomic<uint64_t>&) {
-        if (!first) return;
-        wait_for([&] {
-          std::lock_guard<std::mutex> lock(log.m);
-          return log.caller_first != ~uint64_t{0} && log.worker_first != ~uint64_t{0};
-        });
+        if (first && !wait_for([&] {
+              std::lock_guard<std::mutex> lock(log.m);
+              return log.first.size() == threads;
+            }))
+          all_started = false;
       });
+      if (!all_started) {
+        ADD_FAILURE() << "call " << call << ": not every thread started a range within 10 s";
+        return 0;
+      }
+      std::set<uint64_t> firsts;
+      for (const auto& [thread, begin] : log.first) firsts.insert(begin);
+      EXPECT_EQ(firsts, share_starts) << "call " << call;
       EXPECT_EQ(log.caller_first, 0u) << "call " << call;
-      EXPECT_EQ(log.worker_first, 8u) << "call " << call;
-      EXPECT_EQ(log.by_caller.size(), 16u);
+      EXPECT_EQ(log.runs.size(), 16u) << "call " << call;
+      for (const auto& [begin, times] : log.runs) EXPECT_EQ(times, 1) << "range at " << begin;
     }
     return 0;
   });
 }
+INSTANTIATE_TEST_SUITE_P(Pool, PoolShares, ::testing::Values(2u, 4u),
+                         [](const auto& info) { return std::to_string(info.param) + "Threads"; });
 
-// A worker that the system holds back delays the call by the range it is in and no more: the caller
+// A worker held back while it runs a range delays the call by that range and no more: the caller
 // runs its own share and then the rest of the worker's. The worker's first range waits until every
 // other range is done, which happens only if they are taken from it.
 TEST(ThreadPool, ThreadHeldBackLosesTheRestOfItsShare) {
   RangeLog log;
-  within_deadline("ThreadHeldBackLosesTheRestOfItsShare", [&log] {
+  bool rest_done = true;
+  within_deadline("ThreadHeldBackLosesTheRestOfItsShare", [&] {
     ThreadPool pool(2);
-    log_ranges(log, pool, 16, [](bool first, bool is_caller, const std::atomic<uint64_t>& done) {
-      if (first && !is_caller) wait_for([&] { return done.load() == 15; });
+    log_ranges(log, pool, 16, [&](bool first, bool is_caller, const std::atomic<uint64_t>& done) {
+      if (first && !is_caller) rest_done = wait_for([&] { return done.load() == 15; });
     });
     return 0;
   });
-  ASSERT_EQ(log.by_caller.size(), 16u);
+  EXPECT_TRUE(rest_done) << "the other 15 ranges were not done within 10 s of the worker's first";
+  ASSERT_EQ(log.runs.size(), 16u);
+  for (const auto& [begin, times] : log.runs) EXPECT_EQ(times, 1) << "range at " << begin;
   int by_caller = 0;
   for (const auto& [begin, caller] : log.by_caller) by_caller += caller;
   // The worker may not have woken before the caller took its whole share: then it ran none.

@@ -35,9 +35,9 @@ bool spin_until(Done done) {
 
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads) : shares_(threads == 0 ? 1 : threads) {
-  if (threads == 0) threads = 1;
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker(i); });
+// At most kMaxThreads: a share's bounds are packed into 32 bits each (thread_pool.h, Share).
+ThreadPool::ThreadPool(unsigned threads) : shares_(std::clamp(threads, 1u, kMaxThreads)) {
+  for (unsigned i = 1; i < shares_.size(); ++i) workers_.emplace_back([this, i] { worker(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -61,50 +61,62 @@ constexpr uint64_t back_of(uint64_t bounds) {
   return bounds & 0xffffffffu;
 }
 
-// Takes one range from a share, from its front (its owner) or its back (a thief). Returns false
-// when the share is empty.
-bool take(std::atomic<uint64_t>& bounds, bool from_front, uint64_t& range) {
+// Take one range of a share: the owner from the front, a thief from the back. False when the share
+// is empty. Both ends live in one word, so when one range is left exactly one of them gets it.
+template <bool Front>
+bool take(std::atomic<uint64_t>& bounds, uint64_t& range) {
   uint64_t seen = bounds.load(std::memory_order_relaxed);
   while (true) {
-    const uint64_t f = front_of(seen), b = back_of(seen);
-    if (f >= b) return false;
-    const uint64_t next = from_front ? pack(f + 1, b) : pack(f, b - 1);
+    const uint64_t front = front_of(seen), back = back_of(seen);
+    if (front >= back) return false;
+    const uint64_t next = Front ? pack(front + 1, back) : pack(front, back - 1);
     if (bounds.compare_exchange_weak(seen, next, std::memory_order_relaxed)) {
-      range = from_front ? f : b - 1;
+      range = Front ? front : back - 1;
       return true;
     }
   }
 }
+constexpr auto take_front = take<true>;
+constexpr auto take_back = take<false>;
+
+// The pool whose job this thread is running as its caller, if any: a parallel_for from inside
+// that job must not try_lock busy_, which this thread already holds (undefined for std::mutex).
+thread_local const ThreadPool* calling_into = nullptr;
 
 }  // namespace
 
-void ThreadPool::run_range(uint64_t c) {
-  const uint64_t b = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * c) / ranges_);
-  const uint64_t e = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * (c + 1)) / ranges_);
-  if (b < e) thunk_(ctx_, b, e);
+void ThreadPool::run_one(uint64_t range) {
+  const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * range) / ranges_);
+  const uint64_t end = static_cast<uint64_t>((static_cast<unsigned __int128>(n_) * (range + 1)) / ranges_);
+  if (begin < end) thunk_(ctx_, begin, end);
 }
 
 // Why each thread starts on a share of its own: a virtual machine may place its cores on chips with
-// separate last-level caches even when it reports one shared cache. On a 2-core machine that
+// separate last-level caches even when it reports one shared cache. On one 2-core machine that
 // reported a single 32 MiB L3, two threads each summing their half of a buffer over and over read
 // 64 MiB at 54-63 GB/s when each kept its half, and 39-44 GB/s when the halves swapped every pass
-// (24 MiB: 121-150 against 69-73). Later, on the same machine, both ways read alike: where the host
-// puts the cores changes. A dynamic hand-out gives each thread different data on every call, so it
-// gets the slower figure; an OpenMP static schedule (libtorch's) gets the faster.
-void ThreadPool::run_ranges(unsigned index) {
-  uint64_t c = 0;
-  while (take(shares_[index].bounds, true, c)) run_range(c);
+// (24 MiB: 121-150 against 69-73). Later the same day, on the same machine, both ways read alike,
+// so where the host puts the cores changes. A dynamic hand-out gives each thread different data on
+// every call, so it gets the slower figure where the caches are separate; an OpenMP static
+// schedule (libtorch's) gets the faster.
+void ThreadPool::run_share_then_steal(unsigned index) {
+  uint64_t range = 0;
+  while (take_front(shares_[index].bounds, range)) run_one(range);
   const size_t parts = shares_.size();
   for (size_t k = 1; k < parts; ++k) {
     std::atomic<uint64_t>& other = shares_[(index + k) % parts].bounds;
-    while (take(other, false, c)) run_range(c);
+    while (take_back(other, range)) run_one(range);
   }
 }
 
 void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
   if (n == 0) return;
+  if (calling_into == this || workers_.empty() || n == 1) {
+    thunk(ctx, 0, n);
+    return;
+  }
   std::unique_lock busy(busy_, std::try_to_lock);
-  if (!busy.owns_lock() || workers_.empty() || n == 1) {
+  if (!busy.owns_lock()) {
     thunk(ctx, 0, n);
     return;
   }
@@ -124,7 +136,9 @@ void ThreadPool::run(uint64_t n, Thunk thunk, void* ctx) {
     generation_.fetch_add(1);
   }
   start_cv_.notify_all();  // no system call when every worker is still spinning
-  run_ranges(0);
+  calling_into = this;
+  run_share_then_steal(0);
+  calling_into = nullptr;
   if (spin_until([&] { return pending_.load() == 0; })) return;
   std::unique_lock lock(m_);
   done_cv_.wait(lock, [&] { return pending_.load() == 0; });
@@ -140,7 +154,7 @@ void ThreadPool::worker(unsigned index) {
     }
     if (stop_.load()) return;
     seen = generation_.load();
-    run_ranges(index);
+    run_share_then_steal(index);
     // The last worker out wakes the caller under m_, so that a caller about to sleep (which checks
     // pending_ under m_) cannot miss it.
     if (pending_.fetch_sub(1) == 1) {

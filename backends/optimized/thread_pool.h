@@ -26,16 +26,18 @@ class ThreadPool {
 
   // Calls fn(begin, end) on contiguous disjoint ranges that cover [0, n) (empty ranges are
   // skipped) and returns when all are done. [0, n) is cut into up to kRangesPerThread ranges per
-  // thread, and each thread has a share of them: thread t (the caller is 0, worker i is i + 1) the
-  // t-th contiguous run of ranges. A thread runs its own share from the front, then takes ranges
-  // from the back of the others' shares, so a thread the system holds back delays the call by one
-  // range and not by a whole share. In the common case, where no thread falls behind, a call the
-  // same size as the last one gives every thread the same items as last time, whose data its own
-  // caches may still hold (on a machine whose cores have last-level caches of their own, a
-  // dynamic hand-out read 64 MiB from cache and memory at two thirds of this rate: thread_pool.cpp).
-  // Callers that need results independent of the thread count or of the timing make each item's
-  // result independent of the range it lands in. A call made while the pool is busy (another
-  // thread is using it, or from inside fn) runs inline, so the pool can never deadlock on itself.
+  // thread, and each thread has a share of them: thread t (the calling thread is 0, worker i is
+  // i + 1) the t-th contiguous run of ranges. A thread runs its own share from the front, then
+  // takes ranges from the back of the others' shares, so a thread held back while it runs a range
+  // delays the call by that range and not by its whole share. When no thread falls behind, a call
+  // of the same size as the last one gives every thread the same items as last time, whose data
+  // its own caches may still hold: on one virtual machine whose cores had separate last-level
+  // caches, a dynamic hand-out read 64 MiB up to a third slower (thread_pool.cpp). That holds only
+  // while the same thread calls and the system keeps each thread on its core (the pool does not
+  // pin threads). Callers that need results independent of the thread count or of the timing
+  // make each item's result independent of the range it lands in. A call made while the pool is
+  // busy (another thread is using it, or from inside fn) runs inline, so the pool can never
+  // deadlock on itself.
   template <class F>
   void parallel_for(uint64_t n, F&& fn) {
     using Fn = std::remove_reference_t<F>;
@@ -46,15 +48,17 @@ class ThreadPool {
  private:
   using Thunk = void (*)(void*, uint64_t, uint64_t);
   static constexpr uint64_t kRangesPerThread = 8;
-  // The ranges of one thread's share still to run, [front, back), packed into one word so that the
-  // owner (taking the front) and a thief (taking the back) can race on it with a compare-exchange.
+  static constexpr unsigned kMaxThreads = 1u << 16;  // kMaxThreads * kRangesPerThread < 2^32
+  // The ranges of one thread's share still to run, [front, back), packed into one word (32 bits
+  // each) so that the owner (taking the front) and a thief (taking the back) can race on it with a
+  // compare-exchange.
   struct alignas(64) Share {
     std::atomic<uint64_t> bounds{0};
   };
   void run(uint64_t n, Thunk thunk, void* ctx);
   void worker(unsigned index);
-  void run_ranges(unsigned index);  // runs thread `index`'s share, then takes from the others'
-  void run_range(uint64_t c);
+  void run_share_then_steal(unsigned index);  // thread `index`'s share, then the others'
+  void run_one(uint64_t range);
 
   std::vector<std::thread> workers_;
   std::mutex busy_;  // held by the caller for the whole of one parallel_for
