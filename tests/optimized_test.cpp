@@ -25,6 +25,7 @@
 #include "op_tester.h"
 #include "optimized/cpu.h"
 #include "optimized/kernels.h"
+#include "optimized/reduce_width.h"
 
 namespace dmlcert::test {
 namespace {
@@ -906,6 +907,42 @@ TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   optimized::set_streaming_store_min_bytes(0);
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
 }
+
+// Which REDUCE calls run the 16-byte kernels on a CPU with the 32-byte ones (optimized/
+// reduce_width.h says why): row SUM, MAX and MIN of FLOAT32 or small integers, streaming from
+// memory. Every result is the same on either width (the lanes are fixed, reduce_engine.h), so the
+// choice can only cost or gain speed.
+struct WidthCase {
+  std::string name;
+  DataType input;
+  ReduceFunction function;
+  bool columns;
+  uint64_t input_bytes;
+  bool narrow;
+};
+void PrintTo(const WidthCase& c, std::ostream* os) {
+  *os << c.name;
+}
+constexpr uint64_t kLlc = uint64_t{32} << 20;
+const WidthCase kWidthCases[] = {
+    {"Float32RowSumFromMemory", DataType::FLOAT32, ReduceFunction::SUM, false, 2 * kLlc, true},
+    {"Float32RowMaxFromMemory", DataType::FLOAT32, ReduceFunction::MAX, false, 2 * kLlc, true},
+    {"Int32RowMinFromMemory", DataType::INT32, ReduceFunction::MIN, false, 2 * kLlc, true},
+    {"Uint8RowSumFromMemory", DataType::UINT8, ReduceFunction::SUM, false, 2 * kLlc, true},
+    {"Float32RowSumThatFitsTheCache", DataType::FLOAT32, ReduceFunction::SUM, false, kLlc, false},
+    {"Float32ColumnSumFromMemory", DataType::FLOAT32, ReduceFunction::SUM, true, 2 * kLlc, false},
+    {"Float32L2FromMemory", DataType::FLOAT32, ReduceFunction::L2, false, 2 * kLlc, false},
+    {"Float16RowSumFromMemory", DataType::FLOAT16, ReduceFunction::SUM, false, 2 * kLlc, false},
+    {"Int64RowSumFromMemory", DataType::INT64, ReduceFunction::SUM, false, 2 * kLlc, false},
+};
+class ReduceKernelWidth : public ::testing::TestWithParam<WidthCase> {};
+TEST_P(ReduceKernelWidth, NarrowOnlyForRowSumsAndExtremaStreamingFromMemory) {
+  const WidthCase& c = GetParam();
+  EXPECT_EQ(optimized::narrow_kernels_stream_faster(c.input, c.function, c.columns, c.input_bytes, kLlc),
+            c.narrow);
+}
+INSTANTIATE_TEST_SUITE_P(Optimized, ReduceKernelWidth, ::testing::ValuesIn(kWidthCases),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::test

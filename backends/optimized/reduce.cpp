@@ -1,10 +1,19 @@
 // REDUCE: plans the call (reduce_engine.h explains the engines) and runs the kernels for the
 // instruction set this CPU has.
+#include "optimized/cpu.h"
 #include "optimized/reduce_engine.h"
+#include "optimized/reduce_width.h"
 
 namespace dmlcert::optimized {
 
 using namespace reduce_detail;
+
+bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns, uint64_t input_bytes,
+                                  uint64_t last_level_cache_bytes) {
+  const bool function = f == ReduceFunction::SUM || f == ReduceFunction::MAX || f == ReduceFunction::MIN;
+  const bool type = input == DataType::FLOAT32 || (is_integer(input) && element_size(input) <= 4);
+  return function && type && !columns && input_bytes > last_level_cache_bytes;
+}
 
 ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   const Plan plan = make_plan(d);
@@ -15,7 +24,11 @@ ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
     r.message = "ARGMAX/ARGMIN over 2^32 or more elements per output";
     return r;
   }
-  const bool avx2 = cpu_has_avx2_f16c(), avx512 = cpu_has_avx512_kernels();
+  const bool avx512 = cpu_has_avx512_kernels();
+  const bool avx2 =
+      cpu_has_avx2_f16c() &&
+      !narrow_kernels_stream_faster(plan.in_type, d.function, plan.column,
+                                    plan.n * plan.outputs * plan.in_bytes, last_level_cache_bytes());
   bool ok = false;
   if (plan.in_type == DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
     ok = false;

@@ -1,0 +1,30 @@
+// Which register width runs a REDUCE call on a CPU that has the 32-byte (AVX2) kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "dmlcert/dtype.h"
+#include "dmlcert/reduce_function.h"
+
+namespace dmlcert::optimized {
+
+// True when the 16-byte (baseline) kernels should run instead: a row SUM, MAX or MIN of FLOAT32 or
+// of integers of 4 bytes or fewer whose input does not fit the last-level cache, so that it streams
+// from memory.
+//
+// Why: on a 2-core AMD EPYC (Zen 4) the 16-byte kernels read such inputs faster. Each ratio below
+// is a kernel's rate over the bench's read_hw loop in the same run, so that the machine's swings
+// cancel. One binary, run with and without its 32-byte kernels in alternation: the 16-byte ratio
+// was higher in 9 to 11 of 12 rounds on each 128 MiB workload (FLOAT32 row SUM and MAX, INT32 row
+// SUM, SUM of all elements) and in 7 of 8 on the 64 MiB FLOAT32 row SUM. Medians: 0.81-0.93 of
+// read_hw with 32-byte kernels, 0.91-1.02 with 16-byte ones. Then this choice against the old one,
+// 6 rounds in alternating order: row MAX higher in 6 of 6 (1.06-1.28 times), 128 MiB row SUM in 5,
+// SUM of all and INT32 row SUM in 4, the 64 MiB row SUM in 3 (0.93-1.13, a tie). The L2 norm (whose
+// 16-byte kernel has more to compute per element) and the columns engine gained nothing
+// (0.65-1.19). FLOAT16 needs F16C, which only the 32-byte kernels use. All of these keep the wide
+// kernels. Inputs that fit the cache keep them too: from cache, a reduction is bound by its
+// arithmetic, not by its loads.
+bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns, uint64_t input_bytes,
+                                  uint64_t last_level_cache_bytes);
+
+}  // namespace dmlcert::optimized
