@@ -132,11 +132,10 @@ void log_ranges(RangeLog& log, ThreadPool& pool, uint64_t n, Hold hold) {
 template <class Pred>
 bool wait_for(Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!pred())
-    if (std::chrono::steady_clock::now() >= deadline)
-      return false;
-    else
-      std::this_thread::yield();
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::yield();
+  }
   return true;
 }
 
@@ -153,15 +152,15 @@ TEST_P(PoolShares, EachThreadStartsOnItsOwnShareOnEveryCall) {
     for (unsigned t = 0; t < threads; ++t) share_starts.insert(16 * t / threads);
     for (int call = 0; call < 3; ++call) {
       RangeLog log;
-      bool all_started = true;
+      std::atomic<bool> all_started{true};  // written by every thread that times out
       log_ranges(log, pool, 16, [&](bool first, bool, const std::atomic<uint64_t>&) {
         if (first && !wait_for([&] {
               std::lock_guard<std::mutex> lock(log.m);
               return log.first.size() == threads;
             }))
-          all_started = false;
+          all_started.store(false);
       });
-      if (!all_started) {
+      if (!all_started.load()) {
         ADD_FAILURE() << "call " << call << ": not every thread started a range within 10 s";
         return 0;
       }

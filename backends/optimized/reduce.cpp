@@ -1,5 +1,5 @@
 // REDUCE: plans the call (reduce_engine.h explains the engines) and runs the kernels for the
-// instruction set this CPU has.
+// instruction set this CPU has, or the 16-byte ones where they stream faster (reduce_width.h).
 #include "optimized/cpu.h"
 #include "optimized/reduce_engine.h"
 #include "optimized/reduce_width.h"
