@@ -23,6 +23,7 @@
 
 #include "dmlcert/support.h"
 #include "op_tester.h"
+#include "optimized/copy.h"
 #include "optimized/cpu.h"
 #include "optimized/kernels.h"
 #include "optimized/reduce_width.h"
@@ -907,6 +908,44 @@ TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   optimized::set_streaming_store_min_bytes(0);
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
 }
+
+// How many bytes a copy passes through the cache (optimized/copy.h), which decides whether it
+// streams its output: at or past the 32 MiB cache here. Nests are canonical, outermost first; each
+// dim is {size, {output stride, input stride}} in FLOAT32 elements.
+struct FootprintCase {
+  std::string name;
+  std::vector<optimized::Dim> dims;
+  uint64_t footprint;
+};
+void PrintTo(const FootprintCase& c, std::ostream* os) {
+  *os << c.name;
+}
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+const FootprintCase kFootprintCases[] = {
+    // Output plus as many input bytes.
+    {"ContiguousCopyOf12MiB", {{3 * kMiB, {1, 1}}}, 24 * kMiB},
+    {"ContiguousCopyOf16MiB", {{4 * kMiB, {1, 1}}}, 32 * kMiB},
+    // The bench's slice1_4d_mixed: 2048 tiles of 22 reversed 256-byte rows, 768 bytes apart, so
+    // each row counts its 768-byte pitch: 11 MiB out, 33 MiB in.
+    {"ShortRowsEveryThirdRow", {{2048, {1408, 8192}}, {22, {64, 192}}, {64, {1, -1}}}, 44 * kMiB},
+    {"ShortRowsEveryThirdRowHalfAsMany", {{1024, {1408, 8192}}, {22, {64, 192}}, {64, {1, -1}}}, 22 * kMiB},
+    // 16 KiB rows 32 KiB apart: longer than a page, so the gaps do not count.
+    {"LongRowsEverySecondRow", {{768, {4096, 8192}}, {4096, {1, 1}}}, 24 * kMiB},
+    // One 256-byte row read 81920 times: the input's span, not its reads.
+    {"BroadcastRow", {{81920, {64, 0}}, {64, {1, 1}}}, 20 * kMiB + 256},
+    // One element per 64-byte line: 2 MiB out, the 32 MiB span of lines in (less the last
+    // line's 60 unread bytes).
+    {"EverySixteenthElement", {{kMiB / 2, {1, 16}}}, 34 * kMiB - 60},
+};
+class CopyCacheFootprint : public ::testing::TestWithParam<FootprintCase> {};
+TEST_P(CopyCacheFootprint, CountsTheOutputAndTheInputLinesTheCopyBringsIn) {
+  optimized::LoopNest nest;
+  nest.streams = 2;
+  nest.dims = GetParam().dims;
+  EXPECT_EQ(optimized::copy_cache_footprint(nest, 4), GetParam().footprint);
+}
+INSTANTIATE_TEST_SUITE_P(Optimized, CopyCacheFootprint, ::testing::ValuesIn(kFootprintCases),
+                         [](const auto& info) { return info.param.name; });
 
 // Which REDUCE calls run the 16-byte kernels on a CPU with the 32-byte ones (optimized/
 // reduce_width.h says why): row SUM, MAX and MIN of FLOAT32 or small integers, streaming from

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -363,9 +364,28 @@ void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t i
   copy_run_store<Store::Cached>(out, out_stride, in, in_stride, n, element_bytes);
 }
 
+uint64_t copy_cache_footprint(const LoopNest& nest, size_t es) {
+  constexpr uint64_t kLine = 64, kPage = 4096;
+  const Dim& inner = nest.inner();
+  const uint64_t out_bytes = nest.outer_count() * inner.size * es;
+  const uint64_t step = static_cast<uint64_t>(std::llabs(inner.stride[1])) * es;
+  // A run whose elements lie a line or more apart touches one line per element.
+  uint64_t run = step >= kLine ? inner.size * kLine : (inner.size - 1) * step + es;
+  if (nest.dims.size() >= 2 && run < kPage) {
+    const uint64_t pitch = static_cast<uint64_t>(std::llabs(nest.dims[nest.dims.size() - 2].stride[1])) * es;
+    if (pitch > run) run = std::min(pitch, kPage);
+  }
+  uint64_t span = 1;
+  for (const Dim& d : nest.dims) span += (d.size - 1) * static_cast<uint64_t>(std::llabs(d.stride[1]));
+  return out_bytes + std::min(nest.outer_count() * run, span * es);
+}
+
 void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
-  const uint64_t out_bytes = nest.outer_count() * nest.inner().size * es;
-  if (kHasStreamingStores && out_bytes >= streaming_store_min_bytes())
+  // Contiguous copies on two cores with a 32 MiB cache, medians of six: at a 24 MiB footprint,
+  // cached stores ran 1.4 times faster than streaming ones; at 32 MiB streaming ran 1.3 times
+  // faster, and up to 1.9 times beyond (an output that does not fit is written back to memory
+  // anyway, after being read in for ownership first).
+  if (kHasStreamingStores && copy_cache_footprint(nest, es) >= streaming_store_min_bytes())
     strided_copy_store<Store::Streaming>(nest, es, out, in);
   else
     strided_copy_store<Store::Cached>(nest, es, out, in);
