@@ -12,8 +12,9 @@ namespace dmlcert::bench {
 // whole lines to memory without reading them first (`copy_nt`). memcpy moves 1 MiB at a time here,
 // below the size at which glibc switches to streaming stores, so for an output larger than the
 // cache memcpy reads every destination line before it writes it: a third more traffic than a copy
-// needs. The optimized backend streams such outputs (backends/optimized/copy.cpp), so both run, and
-// bench/ratios.py holds each data-movement workload to the faster of the two.
+// needs. The optimized backend streams such outputs (backends/optimized/copy.h:
+// copy_streams_output), so both run, and bench/ratios.py holds each data-movement workload to the
+// faster of the two.
 enum class CopyStores { Cached, Streaming };
 void roofline_copy(std::byte* dst, const std::byte* src, uint64_t bytes, CopyStores stores);
 // How the read roofline streams: with software prefetch ahead of its loads (bench `read`), or with

@@ -7,7 +7,8 @@
 // (d) the vector kernels' own claims (the accuracy of LOG_SUM_EXP's exp, which segments its
 //     kernel leaves to the element-by-element path, and ARG*'s lanes on every instruction set);
 // (e) streaming stores (large copies) write the same bytes as ordinary ones, wherever the output
-//     lies.
+//     lies, and which copies choose them;
+// (f) which reductions run the 16-byte kernels.
 #include "optimized/optimized.h"
 
 #include <algorithm>
@@ -897,8 +898,8 @@ TEST_P(OptimizedStreamingStores, WriteTheSameBytesAsOrdinaryStores) {
 INSTANTIATE_TEST_SUITE_P(Copies, OptimizedStreamingStores, ::testing::ValuesIn(streaming_cases()),
                          [](const auto& info) { return info.param.name; });
 
-// The default threshold is the last-level cache: an output that fits stays in the cache for its
-// reader. A set threshold replaces it until 0 restores it.
+// The default threshold is the last-level cache: a copy that fits it leaves its output in the
+// cache for its reader. A set threshold replaces it until 0 restores it.
 TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   optimized::set_streaming_store_min_bytes(0);
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
@@ -909,9 +910,9 @@ TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
 }
 
-// How many bytes a copy passes through the cache (optimized/copy.h), which decides whether it
-// streams its output: at or past the 32 MiB cache here. Nests are canonical, outermost first; each
-// dim is {size, {output stride, input stride}} in FLOAT32 elements.
+// How many bytes a copy passes through the cache (optimized/copy.h): on a 32 MiB cache, those of
+// 32 MiB or more stream their output. Nests are canonical, outermost first; each dim is
+// {size, {output stride, input stride}} in FLOAT32 elements.
 struct FootprintCase {
   std::string name;
   std::vector<optimized::Dim> dims;
@@ -925,17 +926,26 @@ const FootprintCase kFootprintCases[] = {
     // Output plus as many input bytes.
     {"ContiguousCopyOf12MiB", {{3 * kMiB, {1, 1}}}, 24 * kMiB},
     {"ContiguousCopyOf16MiB", {{4 * kMiB, {1, 1}}}, 32 * kMiB},
-    // The bench's slice1_4d_mixed: 2048 tiles of 22 reversed 256-byte rows, 768 bytes apart, so
-    // each row counts its 768-byte pitch: 11 MiB out, 33 MiB in.
-    {"ShortRowsEveryThirdRow", {{2048, {1408, 8192}}, {22, {64, 192}}, {64, {1, -1}}}, 44 * kMiB},
-    {"ShortRowsEveryThirdRowHalfAsMany", {{1024, {1408, 8192}}, {22, {64, 192}}, {64, {1, -1}}}, 22 * kMiB},
+    {"OneElement", {{1, {1, 1}}}, 8},
+    // The bench's slice1_4d_mixed, SLICE1 of [64,64,64,64] with window strides {1,-2,3,-1}: 256-byte
+    // reversed rows 768 bytes apart, each counted with its 8 lines of run-on (512 bytes), which
+    // reach the next row: 11 MiB out, 45056 rows of 768 bytes in.
+    {"ShortRowsEveryThirdRow",
+     {{64, {45056, 262144}}, {32, {1408, -8192}}, {22, {64, 192}}, {64, {1, -1}}},
+     44 * kMiB},
+    {"ShortRowsEveryThirdRowHalfAsMany",
+     {{32, {45056, 262144}}, {32, {1408, -8192}}, {22, {64, 192}}, {64, {1, -1}}},
+     22 * kMiB},
+    // Two columns of a [8192,1024] matrix: 8-byte runs a page apart count their line and 8 more.
+    {"TwoColumns", {{8192, {2, 1024}}, {2, {1, 1}}}, 64 * 1024 + 8192 * 576},
     // 16 KiB rows 32 KiB apart: longer than a page, so the gaps do not count.
     {"LongRowsEverySecondRow", {{768, {4096, 8192}}, {4096, {1, 1}}}, 24 * kMiB},
     // One 256-byte row read 81920 times: the input's span, not its reads.
     {"BroadcastRow", {{81920, {64, 0}}, {64, {1, 1}}}, 20 * kMiB + 256},
-    // One element per 64-byte line: 2 MiB out, the 32 MiB span of lines in (less the last
-    // line's 60 unread bytes).
+    // One element per 64-byte line: 2 MiB out, the 32 MiB span of those lines in (less the last
+    // line's 60 unread bytes); in rows, one line per element and no run-on.
     {"EverySixteenthElement", {{kMiB / 2, {1, 16}}}, 34 * kMiB - 60},
+    {"EverySixteenthElementOfRows", {{1024, {64, 65536}}, {64, {1, 16}}}, 256 * 1024 + 4 * kMiB},
 };
 class CopyCacheFootprint : public ::testing::TestWithParam<FootprintCase> {};
 TEST_P(CopyCacheFootprint, CountsTheOutputAndTheInputLinesTheCopyBringsIn) {
@@ -946,6 +956,27 @@ TEST_P(CopyCacheFootprint, CountsTheOutputAndTheInputLinesTheCopyBringsIn) {
 }
 INSTANTIATE_TEST_SUITE_P(Optimized, CopyCacheFootprint, ::testing::ValuesIn(kFootprintCases),
                          [](const auto& info) { return info.param.name; });
+
+// A copy streams its output when its footprint reaches the threshold, except a copy whose output
+// the operator then updates in place (SCATTER_ND), which streams only when the output alone does.
+TEST(CopyStreamsOutput, AtTheThresholdUnlessTheOutputIsUpdatedInPlace) {
+  using optimized::OutputNext;
+  const uint64_t threshold = 32 * kMiB;
+  auto contiguous = [](uint64_t bytes) {
+    optimized::LoopNest nest;
+    nest.streams = 2;
+    nest.dims = {{bytes / 4, {1, 1}}};
+    return nest;
+  };
+  EXPECT_FALSE(optimized::copy_streams_output(contiguous(12 * kMiB), 4, OutputNext::Returned, threshold));
+  EXPECT_TRUE(optimized::copy_streams_output(contiguous(16 * kMiB), 4, OutputNext::Returned, threshold));
+  EXPECT_FALSE(
+      optimized::copy_streams_output(contiguous(16 * kMiB), 4, OutputNext::UpdatedInPlace, threshold));
+  EXPECT_FALSE(
+      optimized::copy_streams_output(contiguous(31 * kMiB), 4, OutputNext::UpdatedInPlace, threshold));
+  EXPECT_TRUE(
+      optimized::copy_streams_output(contiguous(32 * kMiB), 4, OutputNext::UpdatedInPlace, threshold));
+}
 
 // Which REDUCE calls run the 16-byte kernels on a CPU with the 32-byte ones (optimized/
 // reduce_width.h says why): row SUM, MAX and MIN of FLOAT32 or small integers, streaming from

@@ -38,9 +38,10 @@ struct Block {
 };
 
 // How a run kernel stores its blocks. Streaming stores (MOVNTDQ and its wider forms) write whole
-// lines to memory without first reading them into the cache, so an output larger than the cache
-// costs one pass over memory instead of two (read for ownership, then write back); strided_copy
-// chooses them for such outputs only, since an output that fits stays in the cache for its reader.
+// lines to memory without first reading them into the cache, so an output that the cache cannot
+// keep costs one pass over memory instead of two (read for ownership, then write back);
+// strided_copy chooses them only then (copy_streams_output), since an output that stays in the
+// cache is there for its reader.
 enum class Store { Cached, Streaming };
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -365,27 +366,39 @@ void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t i
 }
 
 uint64_t copy_cache_footprint(const LoopNest& nest, size_t es) {
-  constexpr uint64_t kLine = 64, kPage = 4096;
+  constexpr uint64_t kLine = 64, kPage = 4096, kRunOn = 8 * kLine;
   const Dim& inner = nest.inner();
-  const uint64_t out_bytes = nest.outer_count() * inner.size * es;
-  const uint64_t step = static_cast<uint64_t>(std::llabs(inner.stride[1])) * es;
-  // A run whose elements lie a line or more apart touches one line per element.
-  uint64_t run = step >= kLine ? inner.size * kLine : (inner.size - 1) * step + es;
-  if (nest.dims.size() >= 2 && run < kPage) {
-    const uint64_t pitch = static_cast<uint64_t>(std::llabs(nest.dims[nest.dims.size() - 2].stride[1])) * es;
-    if (pitch > run) run = std::min(pitch, kPage);
+  const uint64_t runs = nest.outer_count();
+  const uint64_t out_bytes = runs * inner.size * es;
+  const uint64_t in_step_bytes = static_cast<uint64_t>(std::llabs(inner.stride[1])) * es;
+  uint64_t in_bytes_per_run;
+  if (in_step_bytes >= kLine) {
+    in_bytes_per_run = inner.size * kLine;  // one line per element
+  } else {
+    in_bytes_per_run = (inner.size - 1) * in_step_bytes + es;
+    if (nest.dims.size() >= 2 && in_bytes_per_run < kPage) {
+      const uint64_t pitch_bytes =
+          static_cast<uint64_t>(std::llabs(nest.dims[nest.dims.size() - 2].stride[1])) * es;
+      const uint64_t run_on = (in_bytes_per_run + kLine - 1) / kLine * kLine + kRunOn;
+      in_bytes_per_run = std::max(in_bytes_per_run, std::min({pitch_bytes, run_on, kPage}));
+    }
   }
-  uint64_t span = 1;
-  for (const Dim& d : nest.dims) span += (d.size - 1) * static_cast<uint64_t>(std::llabs(d.stride[1]));
-  return out_bytes + std::min(nest.outer_count() * run, span * es);
+  uint64_t span_bytes = es;
+  for (const Dim& d : nest.dims)
+    span_bytes += (d.size - 1) * static_cast<uint64_t>(std::llabs(d.stride[1])) * es;
+  return out_bytes + std::min(runs * in_bytes_per_run, span_bytes);
 }
 
-void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in) {
+bool copy_streams_output(const LoopNest& nest, size_t es, OutputNext next, uint64_t threshold_bytes) {
   // Contiguous copies on two cores with a 32 MiB cache, medians of six: at a 24 MiB footprint,
   // cached stores ran 1.4 times faster than streaming ones; at 32 MiB streaming ran 1.3 times
-  // faster, and up to 1.9 times beyond (an output that does not fit is written back to memory
-  // anyway, after being read in for ownership first).
-  if (kHasStreamingStores && copy_cache_footprint(nest, es) >= streaming_store_min_bytes())
+  // faster, and up to 1.9 times beyond.
+  if (next == OutputNext::UpdatedInPlace) return nest.count() * es >= threshold_bytes;
+  return copy_cache_footprint(nest, es) >= threshold_bytes;
+}
+
+void strided_copy(const LoopNest& nest, size_t es, std::byte* out, const std::byte* in, OutputNext next) {
+  if (kHasStreamingStores && copy_streams_output(nest, es, next, streaming_store_min_bytes()))
     strided_copy_store<Store::Streaming>(nest, es, out, in);
   else
     strided_copy_store<Store::Cached>(nest, es, out, in);

@@ -19,18 +19,31 @@ void copy_run(std::byte* out, int64_t out_stride, const std::byte* in, int64_t i
               size_t element_bytes);
 
 // The bytes a copy passes through the cache: its output, plus the input lines it reads and the
-// lines the hardware prefetchers fetch around them. A run shorter than a page whose rows lie
-// further apart than its length counts its whole row pitch (up to a page): the stream prefetchers
-// run on past the end of each short run, into lines the copy never reads. A 4-d SLICE1 window of
-// 256-byte rows every 768 bytes slowed to half the rate of a contiguous copy of the same bytes
-// once that larger footprint exceeded the cache. Never more than the input's span (a broadcast
-// input is read from the cache again and again). For a canonical nest (canonicalize_for_copy).
+// lines the hardware prefetchers fetch next to them. The stream prefetchers run on past the end of
+// each contiguous run, into lines the copy never reads, so a run shorter than a page (they stop at
+// page boundaries) counts 8 more lines, up to where the next run starts. A 4-d SLICE1 window of
+// 256-byte rows 768 bytes apart ran at half the rate of a contiguous copy of the same bytes with
+// cached stores, and at the rate of streaming stores with them, until its window was halved. The
+// input's part is never more than its span (a broadcast input is read from the cache again and
+// again). For a canonical nest (canonicalize_for_copy).
 uint64_t copy_cache_footprint(const LoopNest& nest, size_t element_bytes);
+
+// What happens to the output after the copy: handed back to the caller, or updated in place by
+// the same operator (SCATTER_ND's update blocks), whose writes then read its lines back.
+enum class OutputNext { Returned, UpdatedInPlace };
+
+// Whether strided_copy writes the output with streaming stores: when the copy's footprint reaches
+// `threshold_bytes` (the cache: past it, the output's lines would be evicted and written back
+// anyway, after a read for ownership each); for an output updated in place, only when the output
+// alone does, as an output that fits stays in the cache for the updates.
+bool copy_streams_output(const LoopNest& nest, size_t element_bytes, OutputNext next,
+                         uint64_t threshold_bytes);
 
 // Runs a canonical nest (stream 0 = output, stream 1 = input, strides in elements) over the
 // thread pool. Every output element is written once per coordinate, so the result does not depend
-// on the thread count. The output is written with streaming stores when copy_cache_footprint
-// reaches streaming_store_min_bytes (optimized.h).
-void strided_copy(const LoopNest& nest, size_t element_bytes, std::byte* out, const std::byte* in);
+// on the thread count. Streams the output as copy_streams_output says, against
+// streaming_store_min_bytes() (optimized.h).
+void strided_copy(const LoopNest& nest, size_t element_bytes, std::byte* out, const std::byte* in,
+                  OutputNext next = OutputNext::Returned);
 
 }  // namespace dmlcert::optimized

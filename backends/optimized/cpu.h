@@ -36,9 +36,9 @@ inline bool cpu_has_avx512_kernels() {
 // The last-level cache in bytes as the operating system reports it (Linux's sysfs), 0 where it
 // does not.
 uint64_t reported_last_level_cache_bytes();
-// The same, or kAssumedLastLevelCacheBytes where nothing is reported: the size above which an output
-// cannot stay in the cache for its reader (copy.cpp's streaming stores). The bench sizes its
-// memory-sized workloads from the same figure.
+// The same, or kAssumedLastLevelCacheBytes where nothing is reported: the footprint past which a
+// copy's output cannot stay in the cache for its reader (copy.h: copy_streams_output). The bench
+// sizes its memory-sized workloads from the same figure.
 inline constexpr uint64_t kAssumedLastLevelCacheBytes = uint64_t{32} << 20;
 uint64_t last_level_cache_bytes();
 

@@ -106,7 +106,7 @@ ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b
       copy.dims.push_back(Dim{
           d.input.sizes[i], {static_cast<int64_t>(out_strides[i]), static_cast<int64_t>(in_strides[i]), 0}});
     canonicalize_for_copy(copy, 0);
-    strided_copy(copy, es, b.output.data, b.input.data);
+    strided_copy(copy, es, b.output.data, b.input.data, OutputNext::UpdatedInPlace);
   }
 
   // Pass 3: the update blocks.
