@@ -11,6 +11,9 @@
 // the bytes the roofline streams fit in the last-level cache, `memory` at four times it or more,
 // `cache+memory` in between; the counter llc_multiple is that ratio.
 //
+// `<workload>/control` runs the optimized backend a second time, as if it were another
+// implementation: opt/control, a ratio of the same code to itself, is the run's noise floor.
+//
 // --rounds=N runs each workload's implementations N times in turn (round r starting with the r-th
 // implementation, so that none always runs first), where --benchmark_repetitions=N runs one
 // implementation N times and then the next: in rounds a stretch of slow memory on a shared machine
@@ -18,6 +21,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -138,6 +142,11 @@ void register_all(std::optional<double> min_time, int rounds) {
         run_roofline(s, w, {.prefetch = ReadPrefetch::HardwareOnly});
       });
     }
+    // The control: the optimized backend again, timed as one more implementation, half a round
+    // away from its first entry (as far as any peer can be). The two are the same code, so
+    // opt/control shows how far this run's noise alone moves a ratio (bench/ratios.py).
+    timed.insert(timed.begin() + static_cast<std::ptrdiff_t>((timed.size() + 1) / 2),
+                 {"control", [&w](benchmark::State& s) { run_backend(s, *optimized, w); }});
     const size_t k = timed.size();
     for (int r = 0; r < std::max(rounds, 1); ++r)
       for (size_t i = 0; i < k; ++i) {

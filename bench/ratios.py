@@ -11,6 +11,10 @@ Uses the medians: of the runs of each benchmark when the bench ran with --rounds
 workload's implementations in turn), or the medians Google Benchmark computed with
 --benchmark_repetitions; a single run otherwise.
 
+`control` is the optimized backend timed a second time as if it were another implementation
+(bench_main.cpp), so the opt/ctl column is the ratio of the same code to itself: how far this run's
+noise alone moves a ratio. Under the table, the largest such difference is the run's noise floor.
+
 Under the table, each failed ratio is given round by round (the i-th run of the optimized backend
 over the i-th run of the peer or roofline, which ran seconds apart), so that a tie whose median
 fell on the wrong side of a target reads differently from a loss in every round.
@@ -87,6 +91,31 @@ def per_round(rounds, workload, peer):
     return [a / b for a, b in zip(opt, other) if a and b]
 
 
+def spread(r):
+    """How far ratio r is from 1, as a factor >= 1 (0.9 and 1.11 are both 1.11 apart)."""
+    return max(r, 1 / r)
+
+
+def noise_floor(rates):
+    """(largest spread of opt/control over the workloads, workload where it was, workloads with a
+    control), or None when the run has no control."""
+    found = [(spread(ratio(r["optimized"], r["control"])), w) for w, r in rates.items()
+             if ratio(r.get("optimized"), r.get("control"))]
+    if not found:
+        return None
+    worst, where = max(found)
+    return worst, where, len(found)
+
+
+def against_noise(value, need, floor):
+    """Whether a failed ratio's shortfall (need / value) is within the run's noise floor."""
+    if floor is None or not value or not need:
+        return ""
+    short = need / value
+    within = "within" if short <= floor[0] else "beyond"
+    return f"; short by {100 * (short - 1):.0f}%, {within} the noise floor"
+
+
 def verdict(ratio, target):
     if ratio is None or target is None:
         return ""
@@ -97,11 +126,14 @@ def peer_verdict(vs_peer, vs_roof):
     """opt/peer >= 1.1, or (bandwidth-bound) opt/roof >= 0.9 with opt/peer >= 1.0."""
     if vs_peer is None:
         return ""
-    if vs_peer >= PEER_MIN:
-        return "PASS"
-    if vs_roof is not None and vs_roof >= BANDWIDTH_ROOF_MIN and vs_peer >= PEER_BANDWIDTH_MIN:
-        return "PASS"
-    return "FAIL"
+    return "PASS" if vs_peer >= PEER_MIN or vs_peer >= peer_need(vs_roof) else "FAIL"
+
+
+def peer_need(vs_roof):
+    """The opt/peer a workload must reach: 1.0 where it runs at the roofline, 1.1 elsewhere."""
+    if vs_roof is not None and vs_roof >= BANDWIDTH_ROOF_MIN:
+        return PEER_BANDWIDTH_MIN
+    return PEER_MIN
 
 
 def roof_target(workload):
@@ -153,7 +185,9 @@ def main(argv):
     else:
         print("rates: single runs (no --rounds or --benchmark_repetitions)")
     has_torch = any("torch" in r for r in rates.values())
+    has_control = any("control" in r for r in rates.values())
     columns = [("opt/ref", 8), ("opt/eigen", 9)] + ([("opt/torch", 9)] if has_torch else []) + [("opt/roof", 8)]
+    columns += [("opt/ctl", 7)] if has_control else []
     header = f"{'workload':30} {'GB/s':>7} {'':4} " + " ".join(f"{name:>{w}} {'':4}" for name, w in columns)
     header += f" {'roofline measures':<17}"
     print(header)
@@ -170,6 +204,8 @@ def main(argv):
             vs_peer = ratio(opt, r.get(peer))
             cells.append((vs_peer, peer_verdict(vs_peer, vs_roof)))
         cells.append((vs_roof, verdict(vs_roof, roof_target(workload))))
+        if has_control:
+            cells.append((ratio(opt, r.get("control")), ""))  # no target: it measures the noise
         rate_target = RATE_TARGETS_GBPS.get(workload)
         v_rate = verdict(opt / 1e9, rate_target)
         failures += [v for _, v in cells].count("FAIL") + (v_rate == "FAIL")
@@ -180,17 +216,26 @@ def main(argv):
         line = f"{workload:30} {opt / 1e9:7.2f} {v_rate:4} "
         line += " ".join(f"{fmt(value):>{w}} {v:4}" for (value, v), (_, w) in zip(cells, columns))
         print(line + f" {r.get('label', '-'):<17}")
+    floor = noise_floor(rates)
+    if floor:
+        worst, where, count = floor
+        print(
+            f"\nnoise floor: opt/control, the same code timed twice, differed by up to "
+            f"{100 * (worst - 1):.0f}% ({where}, of {count} workloads)"
+        )
     shown = [(w, p, per_round(rounds, w, p)) for w, p in failed_ratios]
     shown = [(w, p, values) for w, p, values in shown if len(values) > 1]
     if shown:
         print("\nfailed ratios round by round (median first; how many rounds met the target's ratio):")
         for workload, peer, values in shown:
-            need = roof_target(workload) if peer == "roof" else PEER_BANDWIDTH_MIN
+            r = rates[workload]
+            median = ratio(r["optimized"], roofline(r) if peer == "roof" else r.get(peer))
+            need = roof_target(workload) if peer == "roof" else peer_need(ratio(r["optimized"], roofline(r)))
             met = sum(v >= need for v in values) if need else 0
             print(
                 f"  {workload + ' opt/' + peer:40} {statistics.median(values):.2f}: "
                 + " ".join(f"{v:.2f}" for v in values)
-                + (f"  ({met} of {len(values)} at {need:g} or more)" if need else "")
+                + (f"  ({met} of {len(values)} at {need:g} or more{against_noise(median, need, floor)})" if need else "")
             )
     print(f"\n{failures} target(s) failed")
     return 1 if failures else 0

@@ -77,9 +77,15 @@ class Rounds(unittest.TestCase):
         return [line.strip() for line in ratios_of(runs)[2].splitlines() if "opt/" in line and ":" in line]
 
     def test_a_failed_peer_ratio_is_given_per_round(self):
-        # Medians 30 and 30: a tie, failed below the roofline; round by round 0.97, 1.20 and 1.00.
+        # Medians 30 and 30: a tie, failed below the roofline (30/40), where the peer ratio must
+        # reach 1.1; round by round 0.97, 1.20 and 1.00.
         lines = self.rounds_section([("", "optimized", (29, 36, 30)), ("", "torch", (30, 30, 30)), ("", "read", (40,) * 3)])
-        self.assertEqual(lines, ["reduce_x opt/torch                       1.00: 0.97 1.20 1.00  (2 of 3 at 1 or more)"])
+        self.assertEqual(lines, ["reduce_x opt/torch                       1.00: 0.97 1.20 1.00  (1 of 3 at 1.1 or more)"])
+
+    def test_at_the_roofline_a_failed_peer_ratio_is_counted_against_1(self):
+        # Medians 29 and 30 at 29/30 of the roofline: behind a peer that is itself at the limit.
+        lines = self.rounds_section([("", "optimized", (29, 31, 28)), ("", "torch", (30, 30, 30)), ("", "read", (30,) * 3)])
+        self.assertEqual(lines, ["reduce_x opt/torch                       0.97: 0.97 1.03 0.93  (1 of 3 at 1 or more)"])
 
     def test_a_failed_roofline_ratio_takes_each_rounds_faster_loop(self):
         # read is faster in round 1, read_hw in round 2: 24/30 and 24/40.
@@ -90,6 +96,42 @@ class Rounds(unittest.TestCase):
 
     def test_nothing_is_given_when_every_target_holds(self):
         self.assertEqual(self.rounds_section([("", "optimized", (40, 40)), ("", "torch", (30, 30))]), [])
+
+
+class Control(unittest.TestCase):
+    """`control` is the optimized backend timed twice: opt/ctl, and the largest spread of it under
+    the table, is how far the run's noise alone moves a ratio."""
+
+    def output(self, rates):
+        """Two rounds of the same rates (a failed ratio is given round by round from two on)."""
+        return ratios_of(
+            [run(f"{w}/{impl}", v) for w, impl_rates in rates.items() for impl, v in impl_rates.items() for _ in (1, 2)]
+        )
+
+    def test_the_column_and_the_floor(self):
+        # 30/27 = 1.11 and 30/33 = 0.91 (1/0.91 = 1.10): the floor is the larger spread, 11%.
+        _, lines, out = self.output(
+            {"reduce_x": {"optimized": 30, "control": 27, "read": 30}, "reduce_y": {"optimized": 30, "control": 33, "read": 30}}
+        )
+        self.assertEqual(lines["reduce_x"].split()[5], "1.11")
+        self.assertEqual(lines["reduce_y"].split()[5], "0.91")
+        self.assertIn("differed by up to 11% (reduce_x, of 2 workloads)", out)
+
+    def test_a_failed_ratio_is_held_against_the_floor(self):
+        # Floor 1.10 (33/30). Shortfalls: 0.85/0.80 = 6% (within), 1.0/0.8 = 25% (beyond).
+        _, _, out = self.output(
+            {
+                "reduce_x_mem": {"optimized": 24, "control": 22, "read": 30},
+                "reduce_y_mem": {"optimized": 30, "control": 33, "torch": 37.5, "read": 30},
+            }
+        )
+        self.assertIn("(0 of 2 at 0.85 or more; short by 6%, within the noise floor)", out)
+        self.assertIn("(0 of 2 at 1 or more; short by 25%, beyond the noise floor)", out)
+
+    def test_no_control_no_column_and_no_floor(self):
+        _, lines, out = self.output({"reduce_x": {"optimized": 30, "read": 30}})
+        self.assertNotIn("opt/ctl", out)
+        self.assertNotIn("noise floor", out)
 
 
 class Verdicts(unittest.TestCase):
