@@ -113,7 +113,8 @@ def against_noise(value, need, floor):
         return ""
     short = need / value
     within = "within" if short <= floor[0] else "beyond"
-    return f"; short by {100 * (short - 1):.0f}%, {within} the noise floor"
+    by = "under 1%" if short < 1.01 else f"{100 * (short - 1):.0f}%"
+    return f"; short by {by}, {within} the noise floor"
 
 
 def verdict(ratio, target):
@@ -221,7 +222,7 @@ def main(argv):
         worst, where, count = floor
         print(
             f"\nnoise floor: opt/control, the same code timed twice, differed by up to "
-            f"{100 * (worst - 1):.0f}% ({where}, of {count} workloads)"
+            f"{100 * (worst - 1):.0f}% ({where}, of {count} workload{'s' if count != 1 else ''})"
         )
     shown = [(w, p, per_round(rounds, w, p)) for w, p in failed_ratios]
     shown = [(w, p, values) for w, p, values in shown if len(values) > 1]

@@ -128,6 +128,11 @@ class Control(unittest.TestCase):
         self.assertIn("(0 of 2 at 0.85 or more; short by 6%, within the noise floor)", out)
         self.assertIn("(0 of 2 at 1 or more; short by 25%, beyond the noise floor)", out)
 
+    def test_a_shortfall_under_1_percent_is_not_rounded_to_0(self):
+        # 25.4 / 30 = 0.847 of the roofline: short of 0.85 by 0.4%, within a floor of 1.6% (25.4/25).
+        _, _, out = self.output({"reduce_x_mem": {"optimized": 25.4, "control": 25, "read": 30}})
+        self.assertIn("short by under 1%, within the noise floor", out)
+
     def test_no_control_no_column_and_no_floor(self):
         _, lines, out = self.output({"reduce_x": {"optimized": 30, "read": 30}})
         self.assertNotIn("opt/ctl", out)
