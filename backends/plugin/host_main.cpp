@@ -16,7 +16,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "plugin/call_memory.h"
 #include "plugin/host_request.h"
 #include "plugin/plugin_backend.h"
+#include "plugin/retired_arenas.h"
 #include "plugin/wire.h"
 #include "registry.h"
 
@@ -33,18 +33,10 @@ namespace dmlcert::plugin {
 namespace {
 
 // What the signal handler reads: plain data, no allocation.
-struct Retired {
-  uintptr_t begin = 0, end = 0;
-  uint64_t call = 0;
-  std::array<uintptr_t, kRoleCount> data{};  // each binding's bytes, to name the one written
-  std::array<uint64_t, kRoleCount> size{};
-};
-constexpr size_t kRetiredSlots = 4096;
 struct HandlerState {
   const GuardedView* current = nullptr;  // the running call's bindings
   uint64_t call = 0;                     // the running (or last) call
-  Retired retired[kRetiredSlots];        // earlier calls' reserved, inaccessible arenas
-  size_t next_retired = 0;
+  RetiredArenas retired;                 // earlier calls' reserved, inaccessible arenas
   FaultRecord* record = nullptr;
   LateWriteLog* late_writes = nullptr;
 };
@@ -65,20 +57,13 @@ void on_fault(int sig, siginfo_t* info, void*) {
       offset = hit.offset;
     }
   }
-  const Retired* late = nullptr;
-  if (fault == Fault::Crash)
-    for (const Retired& r : s.retired)
-      if (addr >= r.begin && addr < r.end) {
-        late = &r;
-        fault = Fault::LateWrite;
-        call = r.call;
-        offset = static_cast<int64_t>(addr - r.begin);
-        for (uint32_t role_index = 0; role_index < kRoleCount; ++role_index)
-          if (addr >= r.data[role_index] && addr < r.data[role_index] + r.size[role_index]) {
-            role = role_index;
-            offset = static_cast<int64_t>(addr - r.data[role_index]);
-          }
-      }
+  const RetiredArenas::Arena* late = fault == Fault::Crash ? s.retired.find(addr) : nullptr;
+  if (late) {
+    fault = Fault::LateWrite;
+    call = late->call;
+    role = late->role_of(addr);
+    offset = static_cast<int64_t>(addr - (role < kRoleCount ? late->data[role] : late->begin));
+  }
   if (late && s.late_writes) {
     const uint32_t i = __atomic_fetch_add(&s.late_writes->claimed, 1u, __ATOMIC_ACQ_REL);
     if (i < LateWriteLog::kEntries) {
@@ -127,16 +112,13 @@ void install_handlers() {
 // Keeps a finished call's arena reserved and inaccessible instead of unmapping it, so that the
 // address range is never handed to a later call: a late write faults, and names its call.
 void retire(uintptr_t begin, uintptr_t bytes, uint64_t call, const Bindings& bindings) {
-  ::mmap(reinterpret_cast<void*>(begin), bytes, PROT_NONE,
-         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-  Retired& slot = g_state.retired[g_state.next_retired++ % kRetiredSlots];
-  if (slot.end) ::munmap(reinterpret_cast<void*>(slot.begin), slot.end - slot.begin);  // the oldest goes
-  slot = {begin, begin + bytes, call, {}, {}};
-  for (uint32_t r = 0; r < kRoleCount; ++r) {
-    const ConstBuffer b = bindings.of(static_cast<Role>(r));
-    slot.data[r] = reinterpret_cast<uintptr_t>(b.data);
-    slot.size[r] = b.size;
-  }
+  g_state.retired.retire(
+      begin, bytes, call, bindings,
+      [](uintptr_t b, uintptr_t n) {
+        ::mmap(reinterpret_cast<void*>(b), n, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+      },
+      [](uintptr_t b, uintptr_t n) { ::munmap(reinterpret_cast<void*>(b), n); });
 }
 
 void send_hello(Backend* backend, const std::string& error) {
