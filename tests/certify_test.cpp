@@ -297,6 +297,19 @@ INSTANTIATE_TEST_SUITE_P(
                           EXPECT_EQ(destroy, "crash");
                         },
                         /*replays=*/false},
+        // The child gets 5 s to exit once dmlcert is done with it; a destroy that never returns
+        // fails the check after that, and the child is killed.
+        MisbehaviourRow{"hang_in_destroy", DMLCERT_HANG_ON_DESTROY_PLUGIN, "--level 2_1 --ops SLICE", 1,
+                        everywhere("passed"), 60,
+                        [](const PluginRun& run) {
+                          std::string destroy = "not checked";
+                          for (const json& rule : run.report["rules"])
+                            if (rule["rule"] == "BACKEND.DESTROY") destroy = rule["status"];
+                          EXPECT_EQ(destroy, "crash");
+                          EXPECT_TRUE(some_failure_says(run, "did not exit within 5 s of its last call"));
+                          EXPECT_GE(run.command.seconds, 5.0) << "the grace period was cut short";
+                        },
+                        /*replays=*/false},
         MisbehaviourRow{"fork_a_grandchild", DMLCERT_FORK_GRANDCHILD_PLUGIN, "--level 2_1 --ops SLICE", 0,
                         everywhere("passed")},
         // Nothing can run: a report that marks every cell, and says why.
