@@ -108,13 +108,19 @@ def noise_floor(rates):
 
 
 def against_noise(value, need, floor):
-    """Whether a failed ratio's shortfall (need / value) is within the run's noise floor."""
+    """How much more a failed ratio needs (need / value, as a factor, like the floor) and whether
+    that is within the run's noise floor."""
     if floor is None or not value or not need:
         return ""
     short = need / value
     within = "within" if short <= floor[0] else "beyond"
-    by = "under 1%" if short < 1.01 else f"{100 * (short - 1):.0f}%"
-    return f"; short by {by}, {within} the noise floor"
+    return f"; needs {percent(short)} more, {within} the noise floor"
+
+
+def percent(factor):
+    """A factor >= 1 as the percentage it adds: 1.111 is 11.1%. One decimal, so that a shortfall
+    and the floor it is held against never print alike when they differ."""
+    return f"{100 * (factor - 1):.1f}%"
 
 
 def verdict(ratio, target):
@@ -222,7 +228,7 @@ def main(argv):
         worst, where, count = floor
         print(
             f"\nnoise floor: opt/control, the same code timed twice, differed by up to "
-            f"{100 * (worst - 1):.0f}% ({where}, of {count} workload{'s' if count != 1 else ''})"
+            f"{percent(worst)} ({where}, of {count} workload{'s' if count != 1 else ''})"
         )
     shown = [(w, p, per_round(rounds, w, p)) for w, p in failed_ratios]
     shown = [(w, p, values) for w, p, values in shown if len(values) > 1]

@@ -109,29 +109,30 @@ class Control(unittest.TestCase):
         )
 
     def test_the_column_and_the_floor(self):
-        # 30/27 = 1.11 and 30/33 = 0.91 (1/0.91 = 1.10): the floor is the larger spread, 11%.
+        # 30/27 = 1.111 and 30/33 = 0.909 (1/0.909 = 1.1): the floor is the larger spread, 11.1%.
         _, lines, out = self.output(
             {"reduce_x": {"optimized": 30, "control": 27, "read": 30}, "reduce_y": {"optimized": 30, "control": 33, "read": 30}}
         )
         self.assertEqual(lines["reduce_x"].split()[5], "1.11")
         self.assertEqual(lines["reduce_y"].split()[5], "0.91")
-        self.assertIn("differed by up to 11% (reduce_x, of 2 workloads)", out)
+        self.assertIn("differed by up to 11.1% (reduce_x, of 2 workloads)", out)
 
     def test_a_failed_ratio_is_held_against_the_floor(self):
-        # Floor 1.10 (33/30). Shortfalls: 0.85/0.80 = 6% (within), 1.0/0.8 = 25% (beyond).
+        # Floor 1.1 (33/30). Needed: 0.85/0.80 = 1.0625 more (within), 1.0/0.8 = 1.25 (beyond).
         _, _, out = self.output(
             {
                 "reduce_x_mem": {"optimized": 24, "control": 22, "read": 30},
                 "reduce_y_mem": {"optimized": 30, "control": 33, "torch": 37.5, "read": 30},
             }
         )
-        self.assertIn("(0 of 2 at 0.85 or more; short by 6%, within the noise floor)", out)
-        self.assertIn("(0 of 2 at 1 or more; short by 25%, beyond the noise floor)", out)
+        self.assertIn("(0 of 2 at 0.85 or more; needs 6.2% more, within the noise floor)", out)
+        self.assertIn("(0 of 2 at 1 or more; needs 25.0% more, beyond the noise floor)", out)
 
     def test_a_shortfall_under_1_percent_is_not_rounded_to_0(self):
-        # 25.4 / 30 = 0.847 of the roofline: short of 0.85 by 0.4%, within a floor of 1.6% (25.4/25).
+        # 25.4 / 30 = 0.847 of the roofline: 0.85 needs 0.4% more, within a floor of 1.6% (25.4/25).
         _, _, out = self.output({"reduce_x_mem": {"optimized": 25.4, "control": 25, "read": 30}})
-        self.assertIn("short by under 1%, within the noise floor", out)
+        self.assertIn("needs 0.4% more, within the noise floor", out)
+        self.assertIn("differed by up to 1.6%", out)
 
     def test_no_control_no_column_and_no_floor(self):
         _, lines, out = self.output({"reduce_x": {"optimized": 30, "read": 30}})

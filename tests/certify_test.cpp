@@ -297,8 +297,9 @@ INSTANTIATE_TEST_SUITE_P(
                           EXPECT_EQ(destroy, "crash");
                         },
                         /*replays=*/false},
-        // The child gets 5 s to exit once dmlcert is done with it; a destroy that never returns
-        // fails the check after that, and the child is killed.
+        // The child gets 5 s (kExitGraceSeconds, isolated_backend.cpp) to exit once dmlcert is
+        // done with it; a destroy that never returns fails the check after that, and the child is
+        // killed.
         MisbehaviourRow{"hang_in_destroy", DMLCERT_HANG_ON_DESTROY_PLUGIN, "--level 2_1 --ops SLICE", 1,
                         everywhere("passed"), 60,
                         [](const PluginRun& run) {

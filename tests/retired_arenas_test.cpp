@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -33,12 +34,12 @@ TEST(RetiredArenas, AWriteFaultingTheInstantTheArenaIsSealedFindsItsCall) {
   // retire() has not returned yet: the handler's lookup must already see the call.
   auto arenas = std::make_unique<RetiredArenas>();
   const FakeArena a{1 << 20};
-  const RetiredArenas::Arena* seen_while_sealing = nullptr;
+  std::optional<RetiredArenas::Arena> seen_while_sealing;
   arenas->retire(
       a.begin, a.bytes, 7, a.bindings(),
       [&](uintptr_t begin, uintptr_t) { seen_while_sealing = arenas->find(begin + kPage); },
       [](uintptr_t, uintptr_t) {});
-  ASSERT_NE(seen_while_sealing, nullptr);
+  ASSERT_TRUE(seen_while_sealing.has_value());
   EXPECT_EQ(seen_while_sealing->call, 7u);
 }
 
@@ -64,12 +65,12 @@ TEST(RetiredArenas, AnAddressNamesItsCallAndBinding) {
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.name);
-    const RetiredArenas::Arena* found = arenas->find(row.address);
+    const std::optional<RetiredArenas::Arena> found = arenas->find(row.address);
     if (row.call == 0) {
-      EXPECT_EQ(found, nullptr);
+      EXPECT_FALSE(found.has_value());
       continue;
     }
-    ASSERT_NE(found, nullptr);
+    ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->call, row.call);
     EXPECT_EQ(found->role_of(row.address), row.role);
   }
@@ -87,16 +88,31 @@ TEST(RetiredArenas, TheOldestArenaIsForgottenBeforeItIsReleased) {
   arenas->retire(next.begin, next.bytes, RetiredArenas::kSlots + 1, next.bindings(), no_seal,
                  [&](uintptr_t begin, uintptr_t bytes) {
                    released.emplace_back(begin, bytes);
-                   found_while_releasing = arenas->find(begin) != nullptr;
+                   found_while_releasing = arenas->find(begin).has_value();
                  });
   ASSERT_EQ(released.size(), 1u);
   EXPECT_EQ(released[0], std::make_pair(at(0).begin, at(0).bytes));
   EXPECT_FALSE(found_while_releasing) << "an unmapped range must not name a call";
-  EXPECT_EQ(arenas->find(at(0).begin), nullptr);
-  ASSERT_NE(arenas->find(at(1).begin), nullptr);
+  EXPECT_FALSE(arenas->find(at(0).begin).has_value());
+  ASSERT_TRUE(arenas->find(at(1).begin).has_value());
   EXPECT_EQ(arenas->find(at(1).begin)->call, 2u);
-  ASSERT_NE(arenas->find(next.begin), nullptr);
+  ASSERT_TRUE(arenas->find(next.begin).has_value());
   EXPECT_EQ(arenas->find(next.begin)->call, RetiredArenas::kSlots + 1);
+}
+
+TEST(RetiredArenas, AnArenaInTheRangeOfAReleasedOneNamesTheNewCall) {
+  // Once the oldest arena is unmapped, the system may place a later call's arena at the same
+  // addresses, in the very slot the old one had.
+  auto arenas = std::make_unique<RetiredArenas>();
+  auto at = [](size_t i) { return FakeArena{(i + 1) * 4 * kPage}; };
+  for (size_t i = 0; i < RetiredArenas::kSlots; ++i)
+    arenas->retire(at(i).begin, at(i).bytes, i + 1, at(i).bindings(), no_seal, [](uintptr_t, uintptr_t) {});
+  std::optional<RetiredArenas::Arena> seen_while_rewriting;
+  arenas->retire(at(0).begin, at(0).bytes, 99, at(0).bindings(), no_seal,
+                 [&](uintptr_t begin, uintptr_t) { seen_while_rewriting = arenas->find(begin); });
+  EXPECT_FALSE(seen_while_rewriting.has_value()) << "a slot being rewritten must not be read";
+  ASSERT_TRUE(arenas->find(at(0).output()).has_value());
+  EXPECT_EQ(arenas->find(at(0).output())->call, 99u);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dmlcert/backend.h"
@@ -57,7 +58,8 @@ void on_fault(int sig, siginfo_t* info, void*) {
       offset = hit.offset;
     }
   }
-  const RetiredArenas::Arena* late = fault == Fault::Crash ? s.retired.find(addr) : nullptr;
+  const std::optional<RetiredArenas::Arena> late =
+      fault == Fault::Crash ? s.retired.find(addr) : std::nullopt;
   if (late) {
     fault = Fault::LateWrite;
     call = late->call;

@@ -33,10 +33,14 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // How long a child may take to exit once its socket closes (the backend's destroy, then exit)
-// before it counts as hung (BACKEND.DESTROY). Paid in full only by a backend that does hang there,
-// once per run. One second was too little: on two cores running four test processes, a child that
-// destroys in microseconds once took longer to get the CPU and exit.
+// before shut_down() says it hung (BACKEND.DESTROY). Paid in full only by a backend that does hang
+// there, once per run. One second was too little: on two cores running four test processes, a
+// child that destroys in microseconds once took longer to get the CPU and exit.
 constexpr double kExitGraceSeconds = 5.0;
+// The same wait where nothing is checked: the destructor, which ends each of the short-lived
+// backends that confirmations, bisections and shrinking start. A backend that hangs in destroy
+// pays this for every one of them, so it stays short; a slow exit is killed, not reported.
+constexpr double kQuietExitGraceSeconds = 1.0;
 
 // Every live child, for kill_all_children() from a signal handler.
 constexpr size_t kMaxChildren = 64;
@@ -113,7 +117,7 @@ class IsolatedBackend : public Backend {
  public:
   IsolatedBackend(std::string spec, IsolationOptions options)
       : spec_(std::move(spec)), options_(std::move(options)) {}
-  ~IsolatedBackend() override { stop(/*graceful=*/true); }
+  ~IsolatedBackend() override { stop(kQuietExitGraceSeconds); }
 
   bool init(std::string* error) {
     if (!memory_.init(error)) return false;
@@ -143,7 +147,7 @@ class IsolatedBackend : public Backend {
 
   std::string shut_down() override {
     if (pid_ < 0) return {};
-    if (!stop(/*graceful=*/true))
+    if (!stop(kExitGraceSeconds))
       return "the backend process did not exit within " +
              std::to_string(static_cast<int>(kExitGraceSeconds)) + " s of its last call (a hang in destroy?)";
     const bool clean = WIFEXITED(exit_status_) && WEXITSTATUS(exit_status_) == 0;
@@ -184,7 +188,7 @@ class IsolatedBackend : public Backend {
       note_late_fault_or_drop();
     } else if (pid_ >= 0 && retire_child_) {
       collect_late_writes(0, nullptr);
-      stop(/*graceful=*/false);
+      stop(/*grace_seconds=*/0);
     }
     for (int attempt = 0;; ++attempt) {
       std::string error;
@@ -625,14 +629,14 @@ class IsolatedBackend : public Backend {
     return wstatus;
   }
 
-  // Ends the child; whether it ended by itself (graceful: given kExitGraceSeconds after its socket
-  // closes).
-  bool stop(bool graceful) {
+  // Ends the child; whether it ended by itself within grace_seconds after its socket closed (0:
+  // killed at once).
+  bool stop(double grace_seconds) {
     if (pid_ < 0) return true;
     bool by_itself = false;
-    if (graceful) {
+    if (grace_seconds > 0) {
       close_fds();  // the child exits when its socket closes
-      const auto until = Clock::now() + std::chrono::duration<double>(kExitGraceSeconds);
+      const auto until = Clock::now() + std::chrono::duration<double>(grace_seconds);
       while (!(by_itself = exited()) && Clock::now() < until)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }

@@ -3,13 +3,16 @@
 // write, and the fault handler looks the address up here to name the call and the binding.
 //
 // find() runs in a signal handler, on whichever thread faulted, while the main thread may be
-// retiring another arena: storage is fixed (no allocation), and each slot's `end` is written last
-// (release) and read first (acquire), so a lookup sees a slot whole or not at all.
+// retiring another arena into the same slot. Storage is fixed (no allocation), and each slot is
+// guarded by a sequence number, odd while the main thread rewrites the slot: a lookup copies the
+// slot between two reads of an even, unchanged number, or skips it. So the handler works on a
+// whole slot or none, never one half rewritten (a new arena may even reuse the old one's range).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "dmlcert/backend.h"
 
@@ -41,33 +44,59 @@ class RetiredArenas {
   template <class Seal, class Release>
   void retire(uintptr_t begin, uintptr_t bytes, uint64_t call, const Bindings& bindings, Seal&& seal,
               Release&& release) {
-    Arena& slot = slots_[next_++ % kSlots];
-    if (const uintptr_t old_end = __atomic_load_n(&slot.end, __ATOMIC_RELAXED)) {
-      __atomic_store_n(&slot.end, uintptr_t{0}, __ATOMIC_RELEASE);
-      release(slot.begin, old_end - slot.begin);
-    }
-    slot.begin = begin;
-    slot.call = call;
+    const size_t i = next_++ % kSlots;
+    Arena& slot = slots_[i];
+    uint64_t& seq = sequence_[i];
+    const uintptr_t old_begin = slot.begin, old_end = slot.end;  // only this thread writes them
+    store(seq, seq + 1);                                         // odd: being rewritten
+    __atomic_thread_fence(__ATOMIC_RELEASE);                     // ... before any field changes
+    store(slot.end, uintptr_t{0});
+    if (old_end) release(old_begin, old_end - old_begin);
+    store(slot.begin, begin);
+    store(slot.call, call);
     for (uint32_t r = 0; r < kRoleCount; ++r) {
       const ConstBuffer b = bindings.of(static_cast<Role>(r));
-      slot.data[r] = reinterpret_cast<uintptr_t>(b.data);
-      slot.size[r] = b.size;
+      store(slot.data[r], reinterpret_cast<uintptr_t>(b.data));
+      store(slot.size[r], b.size);
     }
-    __atomic_store_n(&slot.end, begin + bytes, __ATOMIC_RELEASE);
+    store(slot.end, begin + bytes);
+    __atomic_store_n(&seq, seq + 1, __ATOMIC_RELEASE);  // even again: whole
     seal(begin, bytes);
   }
 
-  // The retired arena holding `address`, or nullptr. Safe in a signal handler.
-  const Arena* find(uintptr_t address) const {
-    for (const Arena& a : slots_) {
-      const uintptr_t end = __atomic_load_n(&a.end, __ATOMIC_ACQUIRE);
-      if (end != 0 && address >= a.begin && address < end) return &a;
+  // A copy of the retired arena holding `address`, if any. Safe in a signal handler.
+  std::optional<Arena> find(uintptr_t address) const {
+    for (size_t i = 0; i < kSlots; ++i) {
+      const uint64_t before = __atomic_load_n(&sequence_[i], __ATOMIC_ACQUIRE);
+      if (before % 2) continue;
+      const Arena& a = slots_[i];
+      Arena copy;
+      copy.begin = load(a.begin);
+      copy.end = load(a.end);
+      copy.call = load(a.call);
+      for (uint32_t r = 0; r < kRoleCount; ++r)
+        copy.data[r] = load(a.data[r]), copy.size[r] = load(a.size[r]);
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);  // the copy is taken before the second read
+      if (load(sequence_[i]) != before) continue;
+      if (copy.end != 0 && address >= copy.begin && address < copy.end) return copy;
     }
-    return nullptr;
+    return std::nullopt;
   }
 
  private:
+  // The fields race with the handler by design: every access the handler can overlap is atomic
+  // (relaxed), and the fences around the sequence number order them.
+  template <class T>
+  static T load(const T& field) {
+    return __atomic_load_n(&field, __ATOMIC_RELAXED);
+  }
+  template <class T>
+  static void store(T& field, T value) {
+    __atomic_store_n(&field, value, __ATOMIC_RELAXED);
+  }
+
   std::array<Arena, kSlots> slots_{};
+  std::array<uint64_t, kSlots> sequence_{};  // per slot: odd while it is rewritten
   size_t next_ = 0;
 };
 
