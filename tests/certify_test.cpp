@@ -186,6 +186,12 @@ bool some_cell_is(const PluginRun& run, const std::string& status) {
     if (cell["status"] == status) return true;
   return false;
 }
+// The status of the robustness check BACKEND.DESTROY, or "not checked".
+std::string destroy_status(const PluginRun& run) {
+  for (const json& rule : run.report["rules"])
+    if (rule["rule"] == "BACKEND.DESTROY") return rule["status"];
+  return "not checked";
+}
 bool some_failure_says(const PluginRun& run, const std::string& text) {
   for (const json& f : run.report["failures"])
     if (f["detail"].get<std::string>().find(text) != std::string::npos) return true;
@@ -290,12 +296,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Every call passes; the crash at destroy is a robustness check of its own.
         MisbehaviourRow{"abort_in_destroy", DMLCERT_ABORT_ON_DESTROY_PLUGIN, "--level 2_1 --ops SLICE", 1,
                         everywhere("passed"), 60,
-                        [](const PluginRun& run) {
-                          std::string destroy = "not checked";
-                          for (const json& rule : run.report["rules"])
-                            if (rule["rule"] == "BACKEND.DESTROY") destroy = rule["status"];
-                          EXPECT_EQ(destroy, "crash");
-                        },
+                        [](const PluginRun& run) { EXPECT_EQ(destroy_status(run), "crash"); },
                         /*replays=*/false},
         // The child gets 5 s (kExitGraceSeconds, isolated_backend.cpp) to exit once dmlcert is
         // done with it; a destroy that never returns fails the check after that, and the child is
@@ -303,10 +304,7 @@ INSTANTIATE_TEST_SUITE_P(
         MisbehaviourRow{"hang_in_destroy", DMLCERT_HANG_ON_DESTROY_PLUGIN, "--level 2_1 --ops SLICE", 1,
                         everywhere("passed"), 60,
                         [](const PluginRun& run) {
-                          std::string destroy = "not checked";
-                          for (const json& rule : run.report["rules"])
-                            if (rule["rule"] == "BACKEND.DESTROY") destroy = rule["status"];
-                          EXPECT_EQ(destroy, "crash");
+                          EXPECT_EQ(destroy_status(run), "crash");
                           EXPECT_TRUE(some_failure_says(run, "did not exit within 5 s of its last call"));
                           EXPECT_GE(run.command.seconds, 5.0) << "the grace period was cut short";
                         },
