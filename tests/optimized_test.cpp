@@ -463,7 +463,7 @@ double max_exp_error(uint32_t step) {
   return worst;
 }
 
-// reduce_engine.h's LOG_SUM_EXP stays inside harness/src/reduce_bounds.cpp's bound only if each
+// reduce_engine.h's LOG_SUM_EXP stays inside harness/core/src/reduce_bounds.cpp's bound only if each
 // exp is within 2u.
 TEST(OptimizedKernels, VectorExpIsWithinTwoUnitRoundoffs) {
   on_every_instruction_set([](auto kernels, const std::string& isa) {

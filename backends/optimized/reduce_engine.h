@@ -233,7 +233,7 @@ struct ArgReducer {
 // The rows engine computes one pair per segment (at most kSegment elements, fixed by the block
 // and run structure, so not by the thread count) with the vector kernel K::log_sum_exp (one pass
 // with a vector exp where the data allow; kernels.inc derives why that stays inside the bound of
-// harness/src/reduce_bounds.cpp). Segments with a NaN or a +inf (class U data) and the columns
+// harness/core/src/reduce_bounds.cpp). Segments with a NaN or a +inf (class U data) and the columns
 // engine take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
   using In = float;
