@@ -918,16 +918,17 @@ TEST_F(CaseFiles, WriteIsAtomicAndReadsBack) {
   const Case c = kRoundTrips[1].make();
   const std::string path = (dir_ / "case.json").string();
   put("case.json", "old, torn content");
-  std::string error;
-  ASSERT_TRUE(write_case_file(path, c, &error)) << error;
+  const FileWritten written = write_case_file(path, c);
+  ASSERT_TRUE(written) << written.message;
   const LoadedCases loaded = load_case_file(path);
   ASSERT_EQ(loaded.cases.size(), 1u) << (loaded.errors.empty() ? "" : loaded.errors[0].to_string());
   expect_same_case(c, loaded.cases[0]);
   size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
   EXPECT_EQ(files, 1u) << "no temporary file left behind";
-  EXPECT_FALSE(write_case_file((dir_ / "no/such/dir/x.json").string(), c, &error));
-  EXPECT_NE(error.find("cannot create"), std::string::npos) << error;
+  const FileWritten nowhere = write_case_file((dir_ / "no/such/dir/x.json").string(), c);
+  EXPECT_FALSE(nowhere);
+  EXPECT_NE(nowhere.message.find("cannot create"), std::string::npos) << nowhere.message;
 }
 
 }  // namespace

@@ -6,12 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "dmlcert/case.h"
 #include "dmlcert/text.h"
@@ -197,33 +194,8 @@ LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& 
   return all;
 }
 
-bool write_case_file(const std::string& path, const Case& c, std::string* error) {
-  auto failed = [&](const std::string& why) {
-    if (error) *error = path + ": " + why;
-    return false;
-  };
-  // A unique sibling name, so the rename stays within one file system and is atomic.
-  static std::atomic<unsigned> counter{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  const std::string text = ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return failed("cannot create " + tmp + ": " + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return failed("cannot write " + tmp);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return failed("cannot rename " + tmp + ": " + ec.message());
-  }
-  return true;
+FileWritten write_case_file(const std::string& path, const Case& c) {
+  return write_file_atomically(path, ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true));
 }
 
 }  // namespace dmlcert

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dmlcert/feature_level.h"
+#include "dmlcert/file_writer.h"
 #include "dmlcert/operators.h"
 #include "dmlcert/validate.h"
 
@@ -78,7 +79,7 @@ LoadedCases load_case_file(const std::string& path, const ReadLimits& limits = {
 LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits = {});
 
 std::string to_json(const Case& c, bool pretty = true);
-// Writes atomically (temporary file, then rename), so a crash mid-write leaves no torn file.
-bool write_case_file(const std::string& path, const Case& c, std::string* error);
+// Writes a case file (.jsonl: one line) whole or not at all (write_file_atomically()).
+FileWritten write_case_file(const std::string& path, const Case& c);
 
 }  // namespace dmlcert
