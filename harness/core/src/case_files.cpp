@@ -1,6 +1,6 @@
 // Case files on disk: .json (one case) and .jsonl (one case per non-empty line), directories of
-// them, and atomic writes. Reading is bounded (ReadLimits) and every path that cannot be read is
-// reported, never skipped in silence.
+// them, and their writing (file_writer.h). Reading is bounded (ReadLimits) and every path that cannot be read
+// is reported, never skipped in silence.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,33 +31,47 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-// Reads at most limit + 1 bytes, so that a device or a pipe that never ends (/dev/zero) costs no
-// more than a file at the limit.
+// Opens without waiting (a FIFO would block the open until a writer comes) and reads only regular
+// files: a FIFO, a socket or a device is refused by every command, never waited on or read forever.
 bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     *why = std::string("cannot read the file: ") + std::strerror(errno);
     return false;
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      *why =
-          "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to "
-          "`replay`)";
-      return false;
-    }
-    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
-      ::close(fd);
-      *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
-             std::to_string(limit) + " (--max-file-bytes)";
-      return false;
-    }
+  if (::fstat(fd, &st) != 0) {
+    *why = std::string("cannot read the file: ") + std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    *why =
+        "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to "
+        "`replay`)";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    *why = std::string("cannot read the file: it is not a regular file (") +
+           (S_ISFIFO(st.st_mode)   ? "a FIFO"
+            : S_ISSOCK(st.st_mode) ? "a socket"
+            : S_ISCHR(st.st_mode)  ? "a character device"
+            : S_ISBLK(st.st_mode)  ? "a block device"
+                                   : "not a file") +
+           ")";
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > limit) {
+    ::close(fd);
+    *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+           std::to_string(limit) + " (--max-file-bytes)";
+    return false;
   }
   text->clear();
-  // One allocation for a regular file, so that reading holds no second copy while it grows.
-  if (S_ISREG(st.st_mode)) text->reserve(static_cast<size_t>(st.st_size) + 1);
+  // One allocation, so that reading holds no second copy while it grows.
+  text->reserve(static_cast<size_t>(st.st_size) + 1);
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -69,7 +83,7 @@ bool read_text_file(const std::string& path, uint64_t limit, std::string* text, 
     }
     if (n == 0) break;
     text->append(buf, static_cast<size_t>(n));
-    if (text->size() > limit) {
+    if (text->size() > limit) {  // a file that grew while it was read
       ::close(fd);
       *why = "it holds more than the limit of " + std::to_string(limit) + " bytes (--max-file-bytes)";
       return false;

@@ -66,8 +66,9 @@ struct CaseFileList {
 };
 CaseFileList list_case_files(const std::vector<std::string>& paths);
 
-// Reads a whole file of at most limit bytes (a device that never ends stops there). False, with
-// the reason (naming --max-file-bytes when it is the limit), when it cannot.
+// Reads a whole regular file of at most limit bytes. False, with the reason, when it cannot: a
+// FIFO, a socket or a device (refused without waiting), a directory, a file over the limit
+// (naming --max-file-bytes).
 bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why);
 
 // Parses one case from JSON text. `file` is only used in the error.
