@@ -4,7 +4,6 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
@@ -108,28 +107,37 @@ std::string Engine::path_for(const std::string& key, const std::string& suffix) 
   return (fs::path(options_.repro_dir) / (file_safe(key) + suffix)).string();
 }
 
-bool Engine::save(const std::string& path, const Case& c) {
-  std::string error;
+bool Engine::save_file(const std::string& path, const std::string& text) {
+  ReproSpace& space = *options_.repro_space;
+  std::lock_guard<std::mutex> hold(space.lock);
+  if (!space.error.empty()) return false;  // out of space: nothing more is written
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  if (write_case_file(path, c, &error)) return true;
-  if (options_.print)
-    options_.print("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
+  const FileWritten written = write_file_atomically(path, text);
+  if (written) return true;
+  if (written.error == FileWritten::Error::NoSpace) {
+    space.error = "the repro directory ran out of space (" + written.message +
+                  "): no case file is written after that, and the failures from then on have none";
+    if (options_.print) options_.print("dmlcert: " + space.error + "\n");
+  } else if (options_.print) {
+    options_.print("dmlcert: " + written.message + "\n");
+  }
   return false;
+}
+
+std::string Engine::repro_error() const {
+  std::lock_guard<std::mutex> hold(options_.repro_space->lock);
+  return options_.repro_space->error;
+}
+
+bool Engine::save(const std::string& path, const Case& c) {
+  return save_file(path, to_json(c, true));
 }
 
 bool Engine::save_sequence(const std::string& path, const std::vector<const Case*>& cases) {
   std::string text;
   for (const Case* c : cases) text += to_json(*c, false) + "\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
+  return save_file(path, text);
 }
 
 CaseOutcome Engine::run(const WorkItem& item) {
@@ -255,7 +263,8 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
                        (f.outcome == Outcome::LateWrite && alone == Outcome::Failed);
     f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
   }
-  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
+  if (!f.repro.empty())
+    f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
 }
@@ -478,8 +487,10 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
       if (!save(f.shrunk, smallest)) f.shrunk.clear();
     }
   }
+  // Only a file that was written: a reproduce line never names one that does not exist.
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
-  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
+  if (!best.empty())
+    f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   out.failure = std::move(f);
 }
@@ -510,7 +521,8 @@ void Engine::publish(Failure& f, bool investigated) {
     if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
     if (!f.backend_output.empty())
       block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
-    block += "  reproduce: " + f.reproduce + "\n";
+    block += f.reproduce.empty() ? "  no case file: it could not be written\n"
+                                 : "  reproduce: " + f.reproduce + "\n";
     options_.print(block);
   }
 }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,6 +66,14 @@ struct Failure {
 };
 std::string_view name(Failure::Confirmation c);
 
+// Whether the repro directory has run out of space, shared by the engines of one run's workers (they
+// write into the same directory): once one finds it full, none writes again and the run says so
+// once.
+struct ReproSpace {
+  std::mutex lock;
+  std::string error;  // empty while files are written
+};
+
 struct EngineOptions {
   std::string backend_spec;  // as the user named it, with absolute paths (repro lines)
   std::string program;       // the dmlcert executable, absolute (repro lines)
@@ -72,7 +81,8 @@ struct EngineOptions {
   // 0.5"): a repro line that ran under other limits could end otherwise (a memory hog that met a
   // 0.5 GiB limit at once can run into its deadline before it meets a 2 GiB one).
   std::string backend_flags;
-  std::string repro_dir;  // the run's own directory
+  std::string repro_dir;                                                     // the run's own directory
+  std::shared_ptr<ReproSpace> repro_space = std::make_shared<ReproSpace>();  // copies share it
   RunOptions run;
   // The backend runs in a child process: the harness survives a crash, so case files are
   // written only for failures. In-process runs keep one in-flight file rewritten before every
@@ -128,6 +138,9 @@ class Engine {
   std::vector<Failure> settle();
   const EngineOptions& options() const { return options_; }
   size_t failures() const { return failures_; }
+  // Why repro files stopped being written (the repro directory ran out of space), for the report;
+  // empty while they are written.
+  std::string repro_error() const;
 
  private:
   // `counts_at`: WorkItem::counts_at's answer for this case.
@@ -163,6 +176,9 @@ class Engine {
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
+  // Puts a repro file in place, whole (write_file_atomically()); once the repro directory is out of
+  // space, says so once (repro_error()) and writes nothing more.
+  bool save_file(const std::string& path, const std::string& text);
   bool save(const std::string& path, const Case& c);
   bool save_sequence(const std::string& path, const std::vector<const Case*>& cases);
   void remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable);
