@@ -178,7 +178,7 @@ CaseOutcome Engine::execute(Case c, const std::string& key,
   }
   out.report = runner_.run(c, out.cls);
   out.c = std::move(c);
-  if (stop_requested()) {
+  if (run_must_end()) {
     out.interrupted = true;
     return out;
   }
@@ -213,7 +213,7 @@ void Engine::late_fault(const LateFault& late, std::vector<Failure>& found) {
 }
 
 void Engine::rerun_suspects(std::vector<Failure>& found) {
-  while (!suspects_.empty() && !stop_requested()) {
+  while (!suspects_.empty() && !run_must_end()) {
     const Call suspect = std::move(suspects_.front());
     suspects_.pop_front();
     const CaseReport r = runner_.run(suspect.c);
@@ -229,7 +229,7 @@ void Engine::rerun_suspects(std::vector<Failure>& found) {
 std::vector<Failure> Engine::settle() {
   std::vector<Failure> found;
   rerun_suspects(found);
-  while (!stop_requested()) {
+  while (!run_must_end()) {
     const std::vector<LateFault> late = under_test_.settle(kLateSettleSeconds);
     if (late.empty()) break;
     for (const LateFault& l : late) late_fault(l, found);
@@ -458,7 +458,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
       f.confirmation = Failure::Confirmation::NotReproduced;
     }
   }
-  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !stop_requested() &&
+  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !run_must_end() &&
                       f.confirmation != Failure::Confirmation::StateDependent &&
                       f.confirmation != Failure::Confirmation::NotReproduced;
   if (shrink) {
@@ -470,6 +470,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
     Case smallest = props::shrink_failure(
         *shrinkable,
         [&](const Case& candidate) {
+          if (run_must_end()) return false;
           Case named = candidate;
           named.name = out.c.name + "/shrunk";
           if (!options_.isolated) save(trial, named);
