@@ -756,6 +756,10 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
   eo.place = [](const std::string& key, const std::string& case_name) {
     return cert::failing_key(key, case_name);
   };
+  // A cause investigated twice is known: its later failures are saved and reported, unchecked.
+  eo.cause = [](const std::string& key, Outcome outcome, const std::string& detail) {
+    return cert::cause_key(key, outcome, detail);
+  };
   std::error_code ec;
   fs::create_directories(eo.repro_dir, ec);
   if (ec) {

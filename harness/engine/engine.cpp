@@ -253,7 +253,8 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   if (!save(f.repro, call->c)) f.repro.clear();
   const bool known = options_.known && options_.known(call->counts_at, call->c.name);
   const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
-  if (options_.confirm && fresh_ && investigated && !known) {
+  f.cause_known = investigated && !known && !cause_is_new(f.key, f.outcome, f.detail);
+  if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
     // first), or, for a late write, as a wrong output: alone, the write can land before the harness
@@ -267,6 +268,15 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
     f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
+}
+
+bool Engine::cause_is_new(const std::string& key, Outcome outcome, const std::string& detail) {
+  if (!options_.cause || options_.max_investigated_per_cause <= 0) return true;
+  std::lock_guard<std::mutex> hold(options_.causes->lock);
+  int& n = options_.causes->investigated[options_.cause(key, outcome, detail)];
+  if (n >= options_.max_investigated_per_cause) return false;
+  ++n;
+  return true;
 }
 
 bool Engine::investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome) {
@@ -434,7 +444,9 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool known = options_.known && options_.known(counts_at, out.c.name);
   const bool investigated = investigate(counts_at, out.c.name, outcome);
-  const bool affordable = !known && investigated && (!hang || hang_confirms_ < options_.max_hang_confirms);
+  f.cause_known = investigated && !known && !cause_is_new(key, outcome, f.detail);
+  const bool affordable =
+      !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
@@ -517,6 +529,7 @@ void Engine::publish(Failure& f, bool investigated) {
                               : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
                                     (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
           "\n";
+    if (f.cause_known) block += "  not investigated again: an earlier failure has the same cause\n";
     if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
     if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
     if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";

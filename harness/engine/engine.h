@@ -63,6 +63,8 @@ struct Failure {
   uint64_t seed = 0;
   std::string backend_output;  // what the backend printed during the failing call (capped)
   uint64_t backend_output_dropped = 0;
+  // Not confirmed, bisected or shrunk: an earlier failure of the same cause was (EngineOptions::cause).
+  bool cause_known = false;
 };
 std::string_view name(Failure::Confirmation c);
 
@@ -72,6 +74,13 @@ std::string_view name(Failure::Confirmation c);
 struct ReproSpace {
   std::mutex lock;
   std::string error;  // empty while files are written
+};
+
+// Failures investigated per cause (EngineOptions::cause), shared by the engines of one run's workers:
+// a cause known to one worker is known to all.
+struct CauseTally {
+  std::mutex lock;
+  std::map<std::string, int> investigated;
 };
 
 struct EngineOptions {
@@ -106,6 +115,14 @@ struct EngineOptions {
   // one per case. Null: every failure is investigated.
   std::function<std::string(const std::string& key, const std::string& case_name)> place;
   int max_investigated_per_place = 2;
+  // The cause a failure belongs to (certify: its operator or rule check, outcome and kind of detail;
+  // report_summary.h). With a cause, only the first max_investigated_per_cause failures of each are
+  // confirmed, bisected and shrunk, whatever their place: a crash whose cause is known costs a
+  // process restart, not dozens of fresh processes (a heap corrupted by every call of an operator
+  // made every cell's crashes a bisection). Null: causes are not compared.
+  std::function<std::string(const std::string& key, Outcome outcome, const std::string& detail)> cause;
+  int max_investigated_per_cause = 2;
+  std::shared_ptr<CauseTally> causes = std::make_shared<CauseTally>();  // copies share it
   // What a failure block is printed with (above any progress line); null: not printed.
   std::function<void(const std::string&)> print;
 };
@@ -173,6 +190,9 @@ class Engine {
   // Whether a failure of `outcome` at the place of (counts_at, case_name) is still among the first
   // of its place to be investigated (EngineOptions::place); takes its turn when it is.
   bool investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome);
+  // Whether a failure's cause (EngineOptions::cause) is still among the first to be investigated;
+  // takes its turn when it is.
+  bool cause_is_new(const std::string& key, Outcome outcome, const std::string& detail);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
   std::string path_for(const std::string& key, const std::string& suffix) const;
