@@ -333,19 +333,23 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
 std::optional<Outcome> Engine::replay(const std::vector<const Case*>& cases, bool settle) {
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return std::nullopt;
-  RunOptions run = options_.run;
-  if (settle) run.settle_seconds = kConfirmSettleSeconds;
-  Runner runner(*backend, oracle_, run);
+  // Only the last case is watched after its call: a late fault of an earlier one shows with the
+  // next call anyway, and a wait after each of a bisection's cases cost seconds per trial.
+  Runner runner(*backend, oracle_, options_.run);
+  RunOptions watched = options_.run;
+  watched.settle_seconds = kConfirmSettleSeconds;
+  Runner last_runner(*backend, oracle_, watched);
   CaseReport last;
-  for (const Case* c : cases) last = runner.run(*c);
+  for (size_t i = 0; i < cases.size() && !run_must_end(); ++i)
+    last = (settle && i + 1 == cases.size() ? last_runner : runner).run(*cases[i]);
   return last.outcome;
 }
 
-bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
-  return replay(cases, is_late_fault(outcome) || outcome == Outcome::Crash) == outcome;
+bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome, bool settle) {
+  return replay(cases, settle) == outcome;
 }
 
-std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) {
+std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, bool settle) {
   // The remembered cases in the order they ran, each once.
   std::map<uint64_t, const Remembered*> ran;
   for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
@@ -375,7 +379,7 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
   int trials = 0;
   auto fails = [&](const std::vector<const Case*>& before) {
     ++trials;
-    return sequence_fails(with(before), outcome);
+    return !run_must_end() && sequence_fails(with(before), outcome, settle);
   };
   if (history.empty() || !fails(history)) return std::nullopt;
   // Most state bugs need one earlier call: the latest ones of the kernel first (an accumulator,
@@ -451,12 +455,16 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
   // alone; (3) shrink what fails alone.
-  if (options_.confirm && fresh_ && affordable && !stop_requested()) {
-    if (sequence_fails({&out.c}, outcome)) {
+  // Watched after the call when the fault showed after the return: a late write, or a process that
+  // died after the call had returned. A crash in the call shows in the call.
+  const bool settle = is_late_fault(outcome) ||
+                      (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
+  if (options_.confirm && fresh_ && affordable && !run_must_end()) {
+    if (sequence_fails({&out.c}, outcome, settle)) {
       f.confirmation = Failure::Confirmation::Reproduced;
     } else if (!hang) {
       const Case failing = out.c;
-      if (auto sequence = bisect(failing, outcome)) {
+      if (auto sequence = bisect(failing, outcome, settle)) {
         f.confirmation = Failure::Confirmation::StateDependent;
         f.sequence = path_for(key, ".sequence.jsonl");
         f.sequence_length = sequence->size();

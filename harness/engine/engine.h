@@ -167,10 +167,10 @@ class Engine {
   void handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
   // Runs cases in order in a fresh backend; how the last one ended (nullopt: no fresh backend).
-  // With `settle`, a late fault is waited for after each call (RunOptions::settle_seconds).
+  // With `settle`, a late fault is waited for after the last call (kConfirmSettleSeconds).
   std::optional<Outcome> replay(const std::vector<const Case*>& cases, bool settle);
-  // Whether replay() ends with `outcome`, waiting for late faults when `outcome` is one.
-  bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome);
+  // Whether replay() ends with `outcome` (waiting for a late fault after the last call with `settle`).
+  bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome, bool settle);
   struct Call;
   // A late fault that names an earlier call: the failure of the case that made that call.
   std::optional<Failure> late_failure(const LateFault& late);
@@ -194,7 +194,7 @@ class Engine {
   // takes its turn when it is.
   bool cause_is_new(const std::string& key, Outcome outcome, const std::string& detail);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
-  std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
+  std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome, bool settle);
   std::string path_for(const std::string& key, const std::string& suffix) const;
   // Puts a repro file in place, whole (write_file_atomically()); once the repro directory is out of
   // space, says so once (repro_error()) and writes nothing more.
