@@ -140,6 +140,9 @@ class Certification {
     }
     for (const Failure& late : engine_->settle()) count_earlier(late);
     if (report_.stopped.empty()) shut_down();
+    check_signal_handlers();
+    report_.repro_error = engine_->repro_error();
+    report_.containment = o_.containment;
     sort_profile(report_);
     report_.seconds = elapsed();
     report_.recurrence = shapes_.counts();
@@ -215,6 +218,8 @@ class Certification {
     report_.seed = o_.seed;
     report_.dmlcert_version = DMLCERT_VERSION;
     report_.started = now_utc();
+    report_.time_limit_seconds = o_.time_limit_seconds;
+    report_.time_limit_is_budgets = o_.time_limit_is_budgets;
     report_.scope.asked = o_.ops;
     for (const SupportCell& cell : support_cells(o_.level)) {
       if (cell.role != Role::INPUT || !has_op(o_.ops, cell.op)) continue;
@@ -527,6 +532,8 @@ class Certification {
   // timeout and a failure, and the late faults it revealed of earlier cases.
   void tally(const Item& item, const Entry& entry, const CaseOutcome& out) {
     ++entry.counts[static_cast<size_t>(out.report.outcome)];
+    note_time(out.report.exec);
+    if (!out.report.exec.interference.empty()) note_interference(out.c.name, out.report.exec.interference);
     note_output(out.c.name, out.report.exec);
     note_behaviour(out);
     if (out.cls.case_class == CaseClass::Valid) shapes_.add(out.c);
@@ -558,6 +565,37 @@ class Certification {
       report_.failures.push_back(std::move(f));
     }
     report_.rules.push_back(std::move(check));
+  }
+
+  // The robustness check BACKEND.SIGNAL_HANDLERS: the backend replaced dmlcert's fault handlers in
+  // its process (plugin/signal_guard.h). Each time counts; the first few are reported.
+  static constexpr const char* kSignalHandlers = "BACKEND.SIGNAL_HANDLERS";
+  void note_interference(const std::string& case_name, const std::string& what) {
+    cert::RuleResult& check = report_.rules[rule_index(kSignalHandlers, cert::RuleSection::Robustness)];
+    if (check.counts[static_cast<size_t>(Outcome::Failed)]++ >= 3) return;
+    cert::Failure f;
+    f.where = std::string("robustness/") + kSignalHandlers;
+    f.case_name = case_name;
+    f.outcome = Outcome::Failed;
+    f.detail = "the backend " + what + "; seen with case " + case_name;
+    f.confirmation = "unchecked";
+    report_.failures.push_back(std::move(f));
+  }
+  // Checked around every call of a backend in a child process; a clean run counts once, in shard 0,
+  // so that merged shard reports equal the unsharded run.
+  void check_signal_handlers() {
+    if (!o_.engine.isolated || o_.shard.index != 0) return;
+    cert::RuleResult& check = report_.rules[rule_index(kSignalHandlers, cert::RuleSection::Robustness)];
+    if (check.counts[static_cast<size_t>(Outcome::Failed)] == 0)
+      ++check.counts[static_cast<size_t>(Outcome::Passed)];
+  }
+
+  void note_time(const ExecResult& exec) {
+    if (exec.seconds <= 0) return;
+    cert::BackendTime& t = report_.backend_time;
+    ++t.calls;
+    t.seconds += exec.seconds;
+    t.slowest = std::max(t.slowest, exec.seconds);
   }
 
   // A late fault of an earlier case counts against that case, not the one that revealed it: where

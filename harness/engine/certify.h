@@ -51,6 +51,7 @@ struct CertifyOptions {
   int stop_after_failures = 0;
   std::vector<Case> corpus;  // replayed first (cases above the level or outside ops are left out)
   EngineOptions engine;
+  std::string containment;  // how the backend's processes are contained, for the report
   // Called now and then with the progress so far.
   std::function<void(size_t done, size_t total, size_t failures, double elapsed)> on_progress;
 
