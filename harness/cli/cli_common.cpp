@@ -184,25 +184,6 @@ bool writable_dir(const std::string& dir, bool create, std::string* why) {
   return ok;
 }
 
-bool claim_repro_dir(const std::string& dir, std::string* why) {
-  if (!writable_dir(dir, /*create=*/true, why)) return false;
-  std::error_code ec;
-  const fs::path target = fs::absolute(dir, ec), marker = target / kReproDirMarker;
-  const bool ours = fs::exists(marker, ec);
-  if (!ours && !fs::is_empty(target, ec)) {
-    *why =
-        "is not empty and was not made by dmlcert: name a new or empty directory (dmlcert empties the "
-        "repro directories it made at the start of each run)";
-    return false;
-  }
-  // A run's files stand alone: nothing of an earlier run is left beside them.
-  for (const auto& entry : fs::directory_iterator(target, ec))
-    if (entry.path().filename() != kReproDirMarker) fs::remove_all(entry.path(), ec);
-  std::ofstream(marker)
-      << "Made by dmlcert: each run empties this directory and writes its repro files here.\n";
-  return true;
-}
-
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
   options->memory_limit_bytes = plugin::default_memory_limit();
   cmd.add_option("--timeout", options->floor_seconds,

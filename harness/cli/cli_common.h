@@ -86,12 +86,6 @@ bool parse_shard(const std::string& text, uint32_t* index, uint32_t* count, std:
 // is made now, parents included; without, what was made to find out is removed again.
 bool writable_dir(const std::string& dir, bool create, std::string* why);
 
-// Makes `dir` the repro directory of a run that starts now: created when missing, emptied when an
-// earlier run of dmlcert made it (kReproDirMarker), refused when it holds anything else, so that
-// the files in it are this run's alone. Says why not.
-inline constexpr const char* kReproDirMarker = ".dmlcert-repros";
-bool claim_repro_dir(const std::string& dir, std::string* why);
-
 // A backend spec with a plugin's path made absolute, so that printed commands work from anywhere.
 std::string absolute_spec(const std::string& spec);
 

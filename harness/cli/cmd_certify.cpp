@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "report_files.h"
 #include "report_summary.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -77,10 +78,17 @@ int certify(CertifyArgs& a) {
               << (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)") << "\n";
     return kExitUsage;
   }
-  if (std::string why; !claim_repro_dir(a.repro_dir, &why)) {
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
+  // Locked for the run: no other run removes its files (engine/repro_dir.h).
+  std::string repro_why;
+  const std::optional<engine::ReproDir> repro_dir = engine::ReproDir::claim(a.repro_dir, &repro_why);
+  if (!repro_dir) {
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << repro_why
+              << "\n";
     return kExitUsage;
   }
+  if (!repro_dir->note().empty())
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "' " << repro_dir->note()
+              << "\n";
   if (std::string why; !can_write_reports(a.files, &why)) {
     std::cerr << "dmlcert certify: " << why << "\n";
     return kExitUsage;
@@ -144,7 +152,7 @@ int certify(CertifyArgs& a) {
   o.engine.backend_spec = backends->spec;
   o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
-  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.repro_dir = repro_dir->path();
   o.engine.isolated = true;
   // Bindings are capped at 16 MiB: generated valid cases stay far below it, and an invalid case
   // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
