@@ -246,19 +246,23 @@ TEST_F(CliTest, RunPrintsTheViolationsOfARejectedCase) {
   EXPECT_TRUE(named) << r.out;
 }
 
-TEST_F(CliTest, RulesListsEveryRuleIdWithItsTag) {
+TEST_F(CliTest, RulesListsEveryRuleIdWithItsTagThenTheRobustnessChecks) {
   const CliResult r = cli("rules");
   EXPECT_EQ(r.status, 0);
   const auto lines = r.out_lines();
-  ASSERT_EQ(lines.size(), rule_catalog().size());
+  const size_t rules = rule_catalog().size(), checks = robustness_checks().size();
+  ASSERT_EQ(lines.size(), rules + checks);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const Rule& rule = rule_catalog()[i];
-    EXPECT_EQ(lines[i].rfind(std::string(rule.id) + " ", 0), 0u) << lines[i];
-    EXPECT_NE(lines[i].find(" " + std::string(name(rule.tag)) + " "), std::string::npos) << lines[i];
+    const std::string id(i < rules ? rule_catalog()[i].id : robustness_checks()[i - rules].id);
+    const std::string tag(i < rules ? name(rule_catalog()[i].tag) : "robustness");
+    EXPECT_EQ(lines[i].rfind(id + " ", 0), 0u) << lines[i];
+    EXPECT_NE(lines[i].find(" " + tag + " "), std::string::npos) << lines[i];
   }
   const auto json = nlohmann::json::parse(cli("rules --json").out);
-  ASSERT_EQ(json.size(), rule_catalog().size());
+  ASSERT_EQ(json.size(), rules + checks);
   EXPECT_EQ(json[0]["id"], std::string(rule_catalog()[0].id));
+  EXPECT_EQ(json[rules]["id"], "BACKEND.DESTROY");
+  EXPECT_EQ(json[rules]["tag"], "robustness");
 }
 
 struct UsageRow {
