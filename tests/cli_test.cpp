@@ -355,6 +355,8 @@ std::vector<BadArgumentRow> bad_argument_rows() {
       {"FuzzReportIsADirectory", fuzz + "--report {dir}", {"report", "{dir}", "directory"}},
       // certify
       {"CertifyTimeoutNegative", certify + "--timeout -1", {"--timeout", "'-1'"}},
+      {"CertifyLoadTimeoutZero", certify + "--load-timeout 0", {"--load-timeout", "'0'"}},
+      {"CertifyTimeLimitNegative", certify + "--time-limit -5", {"--time-limit", "'-5'"}},
       {"CertifyTimeoutNan", certify + "--timeout nan", {"--timeout", "'nan'"}},
       {"CertifyTimeoutOutOfRange", certify + "--timeout 1e300", {"--timeout", "'1e300'"}},
       {"CertifyTimeoutBelowTheFloor", certify + "--timeout 0", {"--timeout", "'0'"}},
