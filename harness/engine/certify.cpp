@@ -58,32 +58,6 @@ bool has_op(const std::vector<OpKind>& ops, OpKind op) {
   return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
-// Replaces one index element with a value far outside every dimension (type maximum, minimum,
-// or 2^31): the case becomes class U (*.INDEX_RANGE) and must neither crash nor touch memory
-// outside the buffers.
-Case with_extreme_index(Case c, int rep, const std::string& rule) {
-  TensorDesc* indices = tensor(c.op, Role::INDICES);
-  Bytes& data = c.data.indices;
-  if (!indices || data.empty()) return c;
-  const size_t esize = element_size(indices->type);
-  const size_t count = data.size() / esize;
-  std::byte* p = data.data() + (static_cast<size_t>(rep) * 7919 % count) * esize;
-  dispatch(indices->type, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) {
-      T values[3] = {
-          std::numeric_limits<T>::max(),
-          std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
-          std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
-      store<T>(p, values[rep % 3]);
-    }
-  });
-  c.expect = CaseClass::Unspecified;
-  c.violates = {rule};
-  c.expected_output.reset();
-  return c;
-}
-
 // The behaviour profile in the rule catalog's order, whatever order its rules were seen in.
 void sort_profile(cert::Report& r) {
   const auto rules = rule_catalog();
@@ -386,8 +360,7 @@ class Certification {
         const size_t turn = static_cast<size_t>(rep) / 3;
         const SupportCell cell{*op, std::nullopt, Role::INDICES, s->types[turn % types],
                                s->min_rank + static_cast<uint32_t>(turn / types % ranks)};
-        return rc::gen::map(props::valid_case_for_cell(cell, o_.level, props::DataMode::Random),
-                            [rep, rule](Case c) { return with_extreme_index(std::move(c), rep, rule); });
+        return props::extreme_index_case(cell, o_.level, rep, rule);
       }
       case Item::Corpus:
       case Item::Sequence: break;
