@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "dmlcert/strided_dims.h"
+#include "dmlcert/why_valid.h"
 
 namespace dmlcert {
 
@@ -285,7 +286,8 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
     }
     case CaseClass::Valid: {
       if (exec.status != Status::Ok)
-        return finish(r, Outcome::Failed, "valid case got status " + status_text(exec));
+        return finish(r, Outcome::Failed,
+                      "valid case got status " + status_text(exec) + "; " + why_valid(c, exec));
       Bytes expected = std::move(admissible->front());
       if (c.expected_output && !options_.oracle_is_under_test) {
         // A case file's expected output is only as good as its agreement with the oracle.
