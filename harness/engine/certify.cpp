@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -608,7 +609,11 @@ class Certification {
   // The behaviour profile: what the backend did with each class U rule's cases.
   void note_behaviour(const CaseOutcome& out) {
     if (out.report.behaviours.empty()) return;
+    // A case counts once per rule, however many of its elements break it (nine indices out of
+    // range are one case).
+    std::set<std::string_view> rules;
     for (const Violation& v : out.cls.findings) {
+      if (!rules.insert(v.rule).second) continue;
       const Rule* rule = find_rule(v.rule);
       if (!rule || makes_invalid(*rule)) continue;
       auto& profile = report_.profile;
