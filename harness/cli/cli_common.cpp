@@ -66,16 +66,20 @@ void add_backend_option(CLI::App& cmd, std::string* spec) {
       ->capture_default_str();
 }
 
-void add_run_options(CLI::App& cmd, RunOptions* options) {
+void add_fp16_accumulation_option(CLI::App& cmd, AccumulationProfile* profile) {
   cmd.add_option_function<std::string>(
          "--fp16-accumulation",
-         [options](const std::string& v) {
-           options->profile = v == "float16" ? AccumulationProfile::Relaxed : AccumulationProfile::Default;
+         [profile](const std::string& v) {
+           *profile = v == "float16" ? AccumulationProfile::Relaxed : AccumulationProfile::Default;
          },
          "The accumulation precision FLOAT16 reductions are judged by: float32 (the default profile) or "
          "float16 (the relaxed profile, with wider error bounds)")
       ->check(CLI::IsMember({"float32", "float16"}))
       ->default_str("float32");
+}
+
+void add_run_options(CLI::App& cmd, RunOptions* options) {
+  add_fp16_accumulation_option(cmd, &options->profile);
   cmd.add_option("--max-case-bytes", options->max_case_bytes,
                  "Skip, without allocating, a case whose buffers (all bindings about four times over: "
                  "the backend's, their pristine copies, the oracle's, the isolation child's) would "

@@ -52,7 +52,9 @@ std::string program_path();
 
 // Adds --backend to a subcommand, bound to *spec (default "optimized").
 void add_backend_option(CLI::App& cmd, std::string* spec);
-// Adds --fp16-accumulation (the comparison profile for FLOAT16 reductions) bound to *options.
+// Adds --fp16-accumulation (the comparison profile for FLOAT16 reductions) bound to *profile.
+void add_fp16_accumulation_option(CLI::App& cmd, AccumulationProfile* profile);
+// Adds --fp16-accumulation and --max-case-bytes bound to *options.
 void add_run_options(CLI::App& cmd, RunOptions* options);
 // Adds the isolation child's options (--timeout, --load-timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);

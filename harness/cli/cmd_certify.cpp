@@ -34,6 +34,7 @@ struct CertifyArgs {
   int max_timeouts = 10;
   double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
+  AccumulationProfile profile = AccumulationProfile::Default;
   plugin::IsolationOptions isolation;
   ReportFiles files;
 };
@@ -153,7 +154,10 @@ int certify(CertifyArgs& a) {
   o.backend = backends->spec;
   o.containment = plugin::containment().statement;
   o.engine.backend_spec = backends->spec;
-  o.engine.backend_flags = isolation_flags(backends->isolation);
+  // A repro judges as the run did: the profile travels with the backend's flags.
+  o.engine.backend_flags = isolation_flags(backends->isolation) +
+                           (a.profile == AccumulationProfile::Relaxed ? " --fp16-accumulation float16" : "");
+  o.engine.run.profile = a.profile;
   o.engine.program = program_path();
   o.engine.repro_dir = repro_dir->path();
   o.engine.isolated = true;
@@ -227,6 +231,7 @@ void add_certify_command(CLI::App& app) {
                   "i/n: run only shard i of n (default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else all); "
                   "merge the shards' JSON reports with `dmlcert merge`");
   add_isolation_options(*cmd, &args->isolation);
+  add_fp16_accumulation_option(*cmd, &args->profile);
   cmd->add_option("--max-timeouts", args->max_timeouts,
                   "Stop calling the backend after this many timeouts in the run (0: never). After a "
                   "timeout the rest of its cell or rule check is not run, after 3 in one operator the "

@@ -189,6 +189,7 @@ class Certification {
     report_.level = o_.level;
     report_.backend_max_level = under_test_ ? under_test_->max_feature_level() : o_.level;
     report_.budget = o_.budget.name;
+    report_.accumulation = o_.engine.run.profile;
     report_.shards = {o_.shard};
     report_.seed = o_.seed;
     report_.dmlcert_version = DMLCERT_VERSION;

@@ -151,6 +151,8 @@ struct Report {
   FeatureLevel level = kDefaultFeatureLevel;
   FeatureLevel backend_max_level = kDefaultFeatureLevel;
   std::string budget;
+  // How FLOAT16 reductions were judged (--fp16-accumulation): the verdict names a relaxed profile.
+  AccumulationProfile accumulation = AccumulationProfile::Default;
   std::vector<Shard> shards;  // the shards this report covers (one, or several once merged)
   double seconds = 0;
   std::string started;          // when the run started, UTC, ISO 8601

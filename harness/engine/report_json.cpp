@@ -61,6 +61,7 @@ std::string to_json(const Report& r) {
   j["level"] = std::string(name(r.level));
   j["backend_max_level"] = std::string(name(r.backend_max_level));
   j["budget"] = r.budget;
+  j["fp16_accumulation"] = r.accumulation == AccumulationProfile::Relaxed ? "float16" : "float32";
   j["shards"] = json::array();
   for (const Shard& s : r.shards) j["shards"].push_back({{"index", s.index}, {"count", s.count}});
   j["seconds"] = r.seconds;
@@ -186,6 +187,9 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     r.backend_max_level =
         parse_enum<FeatureLevel>(j.at("backend_max_level").get<std::string>(), parse_feature_level, "level");
     r.budget = j.at("budget").get<std::string>();
+    r.accumulation = j.value("fp16_accumulation", std::string("float32")) == "float16"
+                         ? AccumulationProfile::Relaxed
+                         : AccumulationProfile::Default;
     for (const json& s : j.at("shards"))
       r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);

@@ -227,8 +227,13 @@ std::string speed_text(const Report& r) {
 
 std::string verdict(const Report& r) {
   const std::string scope = scope_text(r);
+  // A verdict reached under a relaxed comparison says so: it is not the default profile's.
   const std::string where =
-      " at " + std::string(name(r.level)) + (scope == "all operators" ? " (all operators)" : " for " + scope);
+      " at " + std::string(name(r.level)) +
+      (scope == "all operators" ? " (all operators)" : " for " + scope) +
+      (r.accumulation == AccumulationProfile::Relaxed
+           ? ", FLOAT16 reductions judged as accumulating in float16 (--fp16-accumulation float16)"
+           : "");
   if (certified(r)) return "CERTIFIED" + where;
   std::vector<std::string> why;
   if (!r.stopped.empty()) {
@@ -322,8 +327,10 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
   Report out = parts.front();
   for (size_t i = 1; i < parts.size(); ++i) {
     const Report& p = parts[i];
-    if (p.backend != out.backend || p.level != out.level || p.budget != out.budget)
-      return fail("reports differ in backend, level or budget; only shards of one run merge");
+    if (p.backend != out.backend || p.level != out.level || p.budget != out.budget ||
+        p.accumulation != out.accumulation)
+      return fail(
+          "reports differ in backend, level, budget or --fp16-accumulation; only shards of one run merge");
     for (const Shard& s : p.shards) {
       if (std::find(out.shards.begin(), out.shards.end(), s) != out.shards.end())
         return fail("shard " + std::to_string(s.index) + "/" + std::to_string(s.count) + " appears twice");
