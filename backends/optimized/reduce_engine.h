@@ -145,6 +145,16 @@ struct ValueReducer {
   static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template lanes<Op>(x, n, l.a);
   }
+  // Whether the rows engine reads K::kLaneRows outputs' rows side by side (add_rows). Not for the
+  // product of float data, whose double lanes would take twice the registers of the float ones.
+  static constexpr bool kSideBySide =
+      Op::kVector && (!std::is_same_v<ops::run_t<Op>, Acc> || sizeof(Acc) == sizeof(In));
+  template <class K>
+  static void add_rows(Lanes* const* l, const unaligned_t<In>* const* x, size_t n) {
+    Acc* acc[K::kLaneRows];
+    for (int k = 0; k < K::kLaneRows; ++k) acc[k] = l[k]->a;
+    K::template lanes_rows<Op>(x, n, acc);
+  }
   template <class K>
   static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
@@ -171,6 +181,7 @@ struct ValueReducer {
 template <class T, class Cmp>
 struct ArgReducer {
   using In = T;
+  static constexpr bool kSideBySide = false;
   struct State {
     T v;
     uint32_t i;
@@ -237,6 +248,7 @@ struct ArgReducer {
 // engine take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
   using In = float;
+  static constexpr bool kSideBySide = false;
   struct State {
     double m = -std::numeric_limits<double>::infinity();  // no element yet
     double s = 0;
@@ -351,9 +363,19 @@ struct Engine {
     const uint64_t blocks = (p.n + kBlock - 1) / kBlock;
     const uint64_t bytes = p.n * p.outputs * p.in_bytes;
     const unsigned threads = pool().size();
+    // Each output's elements one contiguous run of the input (rows of a matrix reduced along them):
+    // K::kLaneRows outputs at a time, their rows read side by side (Kernels::lanes_rows).
+    const bool side_by_side = R::kSideBySide && blocks == 1 && p.run.size == p.n && p.run.stride[0] == 1 &&
+                              p.in_type != DataType::FLOAT16;
     if (blocks == 1 || p.outputs >= 4 * uint64_t{threads}) {
       parallel_for(p.outputs, bytes, [&](uint64_t begin, uint64_t end) {
         std::vector<In> buf(kSegment);
+        if constexpr (R::kSideBySide) {
+          if (side_by_side) {
+            rows_side_by_side(begin, end, finish, buf.data());
+            return;
+          }
+        }
         for_each_outer(p.kept, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) {
           State s = block_state(off[0], 0, buf.data());
           for (uint64_t blk = 1; blk < blocks; ++blk) s = R::combine(s, block_state(off[0], blk, buf.data()));
@@ -379,6 +401,35 @@ struct Engine {
       finish(s, off[0], out + off[1] * static_cast<int64_t>(p.out_bytes));
       ++o;
     });
+  }
+
+  // Rows engine, outputs [begin, end) of a call whose every output reduces one contiguous run of
+  // p.n elements (one block): K::kLaneRows outputs at a time through R::add_rows, which leaves
+  // each output's lanes as block_state() does (the same runs, in the same order); the outputs left
+  // over one at a time.
+  template <class Finish>
+  void rows_side_by_side(uint64_t begin, uint64_t end, Finish& finish, In* buf) const {
+    constexpr int kRows = K::kLaneRows;
+    std::array<int64_t, kMaxStreams> offs[kRows];
+    int pending = 0;
+    for_each_outer(p.kept, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) {
+      offs[pending++] = off;
+      if (pending < kRows) return;
+      pending = 0;
+      typename R::Lanes lanes[kRows];
+      typename R::Lanes* l[kRows];
+      const unaligned_t<In>* x[kRows];
+      for (int k = 0; k < kRows; ++k) {
+        l[k] = &lanes[k];
+        x[k] = reinterpret_cast<const unaligned_t<In>*>(in + offs[k][0] * static_cast<int64_t>(p.in_bytes));
+      }
+      R::template add_rows<K>(l, x, p.n);
+      for (int k = 0; k < kRows; ++k)
+        finish(R::fold(lanes[k]), offs[k][0], out + offs[k][1] * static_cast<int64_t>(p.out_bytes));
+    });
+    for (int k = 0; k < pending; ++k)
+      finish(block_state(offs[k][0], 0, buf), offs[k][0],
+             out + offs[k][1] * static_cast<int64_t>(p.out_bytes));
   }
 
   // Columns engine: the reduced coordinates are cut into fixed blocks of kColumnBlock; each block
