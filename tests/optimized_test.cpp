@@ -734,6 +734,64 @@ TEST(OptimizedLayouts, ColumnSumsOfGatheredRowsMatchRowsReadInPlaceBitwise) {
   }
 }
 
+// A sum over many blocks of one output reads its full blocks K::kLaneRows at a time where they lie
+// in one contiguous run, and a thread takes them from its own range of (output, block) items: with
+// 1 thread four blocks at a time, with 2 and 3 threads in other groups or one by one. 40 rows of
+// 4100 are 5 full blocks of 32768 elements and a short one. Every thread count gives the same bits
+// (rounding data, for the float sums), and the INT32 sum is exact, so that a block read from the
+// wrong elements shows even where every thread count reads it alike.
+struct ManyBlockSum {
+  const char* name;
+  DataType type;
+  ReduceFunction function;
+};
+const ManyBlockSum kManyBlockSums[] = {
+    {"Float32Sum", F32, ReduceFunction::SUM},
+    {"Float32SumSquare", F32, ReduceFunction::SUM_SQUARE},
+    {"Int32Sum", DataType::INT32, ReduceFunction::SUM},
+};
+
+TEST(OptimizedThreads, SumsOverManyBlocksGiveTheSameBitsForAnyThreadCount) {
+  const uint32_t rows = 40, cols = 4100;
+  for (const ManyBlockSum& c : kManyBlockSums) {
+    SCOPED_TRACE(c.name);
+    ReduceDesc d;
+    d.function = c.function;
+    d.axes = {0, 1};
+    d.input = packed_desc(c.type, {rows, cols});
+    d.output = packed_desc(c.type, {1, 1});
+    InputData data;
+    int64_t exact = 0;
+    if (c.type == F32) {
+      const std::vector<float> x = rounding_data(rows * cols, 7);
+      data.input.resize(x.size() * sizeof(float));
+      std::memcpy(data.input.data(), x.data(), data.input.size());
+    } else {
+      std::mt19937 rng(7);
+      std::vector<int32_t> x(rows * cols);
+      for (int32_t& v : x) exact += v = std::uniform_int_distribution<int32_t>(-1000, 1000)(rng);
+      data.input.resize(x.size() * sizeof(int32_t));
+      std::memcpy(data.input.data(), x.data(), data.input.size());
+    }
+    std::vector<Bytes> outputs;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      optimized::set_thread_count(threads);
+      const RunOutput r = run_case(optimized_backend(), d, FeatureLevel::L5_0, data);
+      optimized::set_thread_count(0);
+      ASSERT_EQ(r.exec.status, Status::Ok) << r.exec.message;
+      outputs.push_back(r.output);
+    }
+    EXPECT_TRUE(outputs[1] == outputs[0]) << "2 threads";
+    EXPECT_TRUE(outputs[2] == outputs[0]) << "3 threads";
+    if (c.type == DataType::INT32) {
+      int32_t got = 0;
+      ASSERT_GE(outputs[0].size(), sizeof got);
+      std::memcpy(&got, outputs[0].data(), sizeof got);
+      EXPECT_EQ(got, exact);
+    }
+  }
+}
+
 // ---- ARG* kernels: the same lanes on every instruction set. -----------------------------------
 // arg_lanes keeps, in lane i % kLanes, the first element of that lane that beats the lane's best
 // strictly (ties keep the lower index, a NaN never wins), and arg_columns each column's first best
