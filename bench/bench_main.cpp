@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_share.h"
 #include "eigen_impl.h"
 #include "optimized/optimized.h"
 #include "reference/reference.h"
@@ -98,11 +99,21 @@ std::string limit_label(double llc_multiple) {
   return "cache+memory";
 }
 
-// Labels a benchmark of workload w with the limit its roofline measures (see the top of the file).
+// Labels a benchmark of workload w with the limit its roofline measures (see the top of the file),
+// and counts what the process got while it ran: `cpus`, CPU seconds per second (cpu_share.h), and
+// `faults`, minor page faults per iteration (a fresh output's pages, faulted in on first touch).
 template <class Run>
 auto labelled(const Workload& w, Run run) {
   return [&w, run](benchmark::State& s) {
+    const ProcessTimes before = ProcessTimes::now();
     run(s);
+    const ProcessTimes after = ProcessTimes::now();
+    if (s.iterations() > 0 && after.wall_seconds > before.wall_seconds) {
+      s.counters["cpus"] =
+          (after.cpu_seconds - before.cpu_seconds) / (after.wall_seconds - before.wall_seconds);
+      s.counters["faults"] =
+          static_cast<double>(after.minor_faults - before.minor_faults) / static_cast<double>(s.iterations());
+    }
     const double multiple =
         static_cast<double>(w.roofline_bytes()) / static_cast<double>(last_level_cache().bytes);
     s.counters["llc_multiple"] = multiple;
@@ -187,25 +198,30 @@ constexpr const char* kRoundsHelp =
     "                  bench/ratios.py compares the runs made side by side; replaces\n"
     "                  --benchmark_repetitions (bench/README.md)\n"
     "  --max_rounds=M  with --rounds: add rounds, up to M in all (N to 1000, 3N unless given), to\n"
-    "                  each workload whose control (opt/control) is not yet within 5% of 1\n\n";
+    "                  each workload whose control (opt/control) is not yet within 5% of 1\n"
+    "  --nice=N        run at nice -N (1 to 19), in a session of its own at that nice where the\n"
+    "                  kernel shares the CPUs by session, so that other sessions' builds take the\n"
+    "                  CPUs from the bench less often; start it with setsid (bench/README.md)\n\n";
 
-// A whole number from `low` to 1000 after `--flag=`, or nullopt after saying what was wrong.
-std::optional<int> flag_value(const std::string& arg, size_t name_length, int low, const char* example) {
+// A whole number from `low` to `high` after `--flag=`, or nullopt after saying what was wrong.
+std::optional<int> flag_value(const std::string& arg, size_t name_length, int low, int high,
+                              const char* example) {
   const std::string value =
       arg.size() > name_length + 1 && arg[name_length] == '=' ? arg.substr(name_length + 1) : "";
   char* end = nullptr;
   const long n = value.empty() ? 0 : std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || n < low || n > 1000) {
-    std::fprintf(stderr, "dmlcert_bench: %.*s needs a whole number from %d to 1000 (%s), got '%s'\n",
-                 static_cast<int>(name_length), arg.c_str(), low, example, arg.c_str());
+  if (value.empty() || *end != '\0' || n < low || n > high) {
+    std::fprintf(stderr, "dmlcert_bench: %.*s needs a whole number from %d to %d (%s), got '%s'\n",
+                 static_cast<int>(name_length), arg.c_str(), low, high, example, arg.c_str());
     return std::nullopt;
   }
   return static_cast<int>(n);
 }
 
-// What --rounds and --max_rounds ask for: no rounds (0, 0), or rounds and the cap.
+// What --rounds, --max_rounds and --nice ask for: no rounds (0, 0), or rounds and the cap; nice 0
+// leaves the process's priority alone.
 struct RoundFlags {
-  int rounds = 0, max_rounds = 0;
+  int rounds = 0, max_rounds = 0, nice = 0;
 };
 
 // Takes --rounds=N and --max_rounds=M out of argv (Google Benchmark rejects flags it does not
@@ -218,12 +234,16 @@ std::optional<RoundFlags> take_rounds(int& argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") std::fputs(kRoundsHelp, stdout);
     if (arg.rfind("--benchmark_repetitions", 0) == 0) repetitions = true;
-    if (arg.rfind("--max_rounds", 0) == 0) {
-      const std::optional<int> n = flag_value(arg, 12, 1, "--max_rounds=15");
+    if (arg.rfind("--nice", 0) == 0) {
+      const std::optional<int> n = flag_value(arg, 6, 1, 19, "--nice=10");
+      if (!n) return std::nullopt;
+      flags.nice = *n;
+    } else if (arg.rfind("--max_rounds", 0) == 0) {
+      const std::optional<int> n = flag_value(arg, 12, 1, 1000, "--max_rounds=15");
       if (!n) return std::nullopt;
       flags.max_rounds = *n;
     } else if (arg.rfind("--rounds", 0) == 0) {
-      const std::optional<int> n = flag_value(arg, 8, 1, "--rounds=5");
+      const std::optional<int> n = flag_value(arg, 8, 1, 1000, "--rounds=5");
       if (!n) return std::nullopt;
       flags.rounds = *n;
     } else {
@@ -280,12 +300,16 @@ int main(int argc, char** argv) {
   using namespace dmlcert::bench;
   const std::optional<RoundFlags> flags = take_rounds(argc, argv);
   if (!flags) return 1;
+  // Before any thread starts (the backends' pools start in register_all): threads inherit it.
+  const std::string share = flags->nice > 0 ? raise_cpu_share(flags->nice) : "not raised (no --nice)";
   std::optional<RoundPlan> plan;
   if (flags->rounds > 0) plan.emplace(flags->rounds, flags->max_rounds);
   register_all(default_min_time(argc, argv), plan ? &*plan : nullptr);
   const bool json_file = json_out(argc, argv);
   benchmark::Initialize(&argc, argv);
   report_cache();
+  benchmark::AddCustomContext("cpu_share", share);
+  std::fprintf(stderr, "dmlcert_bench: CPU share %s\n", share.c_str());
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   // The reporters drop the rounds that were not needed; the display one also records the rates
   // that decide them. A --benchmark_out file in another format than JSON is written by Google
