@@ -701,6 +701,50 @@ TEST(OptimizedKernels, RowsReadSideBySideEndAsRowsReadOneByOneOnEveryInstruction
   });
 }
 
+// lanes_f16_rows, the rows engine's kernel for FLOAT16 rows read side by side: each row's lanes end
+// as lanes_f16() leaves them, bitwise, on every instruction set that converts as it loads.
+template <class Kernels, class Op>
+void expect_lanes_f16_rows_match_lanes_f16(const std::string& isa, const char* op_name) {
+  using Acc = typename Op::Acc;
+  constexpr int L = Kernels::kLanes, R = Kernels::kLaneRows;
+  for (const FloatSumLength& c : kFloatSumLengths) {
+    SCOPED_TRACE(isa + " " + op_name + ": " + c.name);
+    std::vector<std::vector<uint16_t>> x(R, std::vector<uint16_t>(c.n));
+    for (int r = 0; r < R; ++r) {
+      const std::vector<float> f = rounding_data(c.n, static_cast<uint32_t>(c.n * R + r));
+      for (size_t i = 0; i < c.n; ++i) {
+        const half h = round_to_half(f[i]);
+        std::memcpy(&x[r][i], &h, sizeof(uint16_t));
+      }
+    }
+    Acc acc[R][L], want[R][L];
+    const optimized::u16u* rows[R];
+    Acc* accs[R];
+    for (int r = 0; r < R; ++r) {
+      for (int l = 0; l < L; ++l) acc[r][l] = want[r][l] = static_cast<Acc>(l % 5);
+      rows[r] = reinterpret_cast<const optimized::u16u*>(x[r].data());
+      accs[r] = acc[r];
+      ASSERT_TRUE(Kernels::template lanes_f16<Op>(rows[r], c.n, want[r]));
+    }
+    ASSERT_TRUE(Kernels::template lanes_f16_rows<Op>(rows, c.n, accs));
+    for (int r = 0; r < R; ++r) EXPECT_EQ(std::memcmp(acc[r], want[r], sizeof acc[r]), 0) << "row " << r;
+  }
+}
+
+TEST(OptimizedKernels, Float16RowsReadSideBySideEndAsRowsReadOneByOne) {
+  on_every_instruction_set([](auto kernels, const std::string& isa) {
+    using K = typename decltype(kernels)::type;
+    using namespace optimized::ops;
+    if constexpr (K::kF16Rows) {
+      expect_lanes_f16_rows_match_lanes_f16<K, SumD>(isa, "SUM");
+      expect_lanes_f16_rows_match_lanes_f16<K, SquareSumD>(isa, "SUM_SQUARE");
+      expect_lanes_f16_rows_match_lanes_f16<K, MaxV<float>>(isa, "MAX");
+    } else {
+      EXPECT_FALSE(K::template lanes_f16_rows<SumD>(nullptr, 0, nullptr)) << isa;
+    }
+  });
+}
+
 TEST(OptimizedKernels, Float32SumsAddFloatRunsIntoDoubleLanesOnEveryInstructionSet) {
   on_every_instruction_set([](auto kernels, const std::string& isa) {
     expect_float_sum_runs<typename decltype(kernels)::type>(isa);

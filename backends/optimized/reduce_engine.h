@@ -156,6 +156,12 @@ struct ValueReducer {
     K::template lanes_rows<Op>(x, n, acc);
   }
   template <class K>
+  static bool add_rows_f16(Lanes* const* l, const u16u* const* x, size_t n) {
+    Acc* acc[K::kLaneRows];
+    for (int k = 0; k < K::kLaneRows; ++k) acc[k] = l[k]->a;
+    return K::template lanes_f16_rows<Op>(x, n, acc);
+  }
+  template <class K>
   static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
   }
@@ -366,8 +372,9 @@ struct Engine {
     // Each output's elements one contiguous run of the input (rows of a matrix reduced along them,
     // or all of a packed tensor): K::kLaneRows outputs, or blocks, at a time, read side by side
     // (Kernels::lanes_rows).
-    const bool side_by_side =
-        R::kSideBySide && p.run.size == p.n && p.run.stride[0] == 1 && p.in_type != DataType::FLOAT16;
+    // FLOAT16 where the kernels convert as they load (Kernels::lanes_f16_rows).
+    const bool side_by_side = R::kSideBySide && p.run.size == p.n && p.run.stride[0] == 1 &&
+                              (p.in_type != DataType::FLOAT16 || K::kF16Rows);
     if (blocks == 1 || p.outputs >= 4 * uint64_t{threads}) {
       parallel_for(p.outputs, bytes, [&](uint64_t begin, uint64_t end) {
         std::vector<In> buf(kSegment);
@@ -419,11 +426,16 @@ struct Engine {
     typename R::Lanes lanes[kRows];
     typename R::Lanes* l[kRows];
     const unaligned_t<In>* x[kRows];
+    const u16u* h[kRows];
     for (int k = 0; k < kRows; ++k) {
       l[k] = &lanes[k];
       x[k] = reinterpret_cast<const unaligned_t<In>*>(in + first[k] * static_cast<int64_t>(p.in_bytes));
+      h[k] = reinterpret_cast<const u16u*>(x[k]);
     }
-    R::template add_rows<K>(l, x, n);
+    if (p.in_type == DataType::FLOAT16)
+      R::template add_rows_f16<K>(l, h, n);  // true: side_by_side holds only where K::kF16Rows
+    else
+      R::template add_rows<K>(l, x, n);
     for (int k = 0; k < kRows; ++k) states[k] = R::fold(lanes[k]);
   }
 
