@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
 """Reads Google Benchmark JSON output of dmlcert_bench and prints, per workload, the optimized
 backend's rate and its ratios of bytes per second to the reference, Eigen, libtorch (when the binary
-was built with it) and the roofline (the faster of copy and copy_nt, or of read and read_hw), each with PASS/FAIL
-against the acceptance targets, and which limit the roofline measures (cache, memory, or
-cache+memory). Exit status 1 when a target fails, 2 when the file cannot be read.
+was built with it) and the roofline (the faster of copy and copy_nt, or of read and read_hw), each
+judged against the acceptance targets, and which limit the roofline measures (cache, memory, or
+cache+memory).
 
     python3 bench/ratios.py bench.json
 
-Uses the medians: of the runs of each benchmark when the bench ran with --rounds (which runs a
-workload's implementations in turn), or the medians Google Benchmark computed with
---benchmark_repetitions; a single run otherwise.
+Ratios are judged round by round: in a run made with --rounds, the ratio of two implementations is
+the median over the rounds of the optimized backend's run in round i over the other's run in round
+i, which ran seconds apart (a shared machine's bandwidth moves more than that between one stretch of
+seconds and the next, and such a move slows both sides of a pair alike). The reference runs once,
+so opt/ref is the ratio of medians; so is every ratio of a run made with --benchmark_repetitions,
+whose repetitions of one implementation ran back to back.
 
 `control` is the optimized backend timed a second time as if it were another implementation
-(bench_main.cpp), so the opt/ctl column is the ratio of the same code to itself: how far this run's
-noise alone moves a ratio. Under the table, the largest such difference is the run's noise floor.
+(bench_main.cpp): opt/ctl, judged the same way, is how far this run's noise alone moves a ratio of
+that workload. A workload whose opt/ctl strays from 1 by more than 5% is undecided: its ratios are
+printed, marked with `?`, and count neither as passed nor as failed. When more than a third of the
+workloads are undecided, the run decided nothing.
 
-Under the table, each failed ratio is given round by round (the i-th run of the optimized backend
-over the i-th run of the peer or roofline, which ran seconds apart), so that a tie whose median
-fell on the wrong side of a target reads differently from a loss in every round.
+Exit status: 0 when every workload was decided and met its targets; 1 when a decided workload
+failed a target; 3 when no decided workload failed but some were undecided, or when the run decided
+nothing (whatever failed); 2 when the file cannot be read.
+
+Under the table, each failed ratio is given round by round, with how much more it needs and how far
+its workload's control strayed, and so is each undecided workload's control.
 """
 import json
 import statistics
@@ -41,54 +49,91 @@ RATE_TARGETS_GBPS = {
 }
 MEMORY_SUFFIX = "_mem"
 
+# A workload whose control (opt/ctl, the same code timed twice) strays from 1 by more than this
+# factor is undecided. dmlcert_bench adds rounds to such a workload up to its --max_rounds, with the
+# same bound (bench_main.cpp: kControlSettled).
+CONTROL_MAX_SPREAD = 1.05
+# A run with more than this share of its workloads undecided decided nothing.
+UNDECIDED_MAX_SHARE = 1 / 3
+
+PEERS = ("eigen", "torch")
+ROOFLINE_LOOPS = (("copy", "copy_nt"), ("read", "read_hw"))
+
+EXIT_PASSED, EXIT_FAILED, EXIT_UNREADABLE, EXIT_UNDECIDED = 0, 1, 2, 3
+
+
+class BenchRun:
+    """One dmlcert_bench output: per workload and implementation, its runs as {round: bytes per
+    second}. A run's round is its `round` counter (bench_main.cpp) where it has one, otherwise its
+    place among the runs of the same name. A run made with --benchmark_repetitions is represented by
+    Google Benchmark's median aggregate of each benchmark, as one round: its repetitions ran back to
+    back, so pairing them would pair nothing that ran side by side."""
+
+    def __init__(self, data):
+        self.context = data.get("context", {})
+        benchmarks = [b for b in data.get("benchmarks", []) if "error_occurred" not in b]
+        medians = [b for b in benchmarks if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
+        self.aggregated = bool(medians)
+        chosen = medians if medians else [b for b in benchmarks if b.get("run_type", "iteration") == "iteration"]
+        self.runs = {}  # workload -> implementation -> {round: bytes per second}
+        self.labels = {}
+        for b in chosen:
+            if "bytes_per_second" not in b:
+                continue
+            workload, _, impl = b["name"].partition("/")
+            impl = impl.split("/")[0]
+            by_round = self.runs.setdefault(workload, {}).setdefault(impl, {})
+            key = int(b["round"]) if "round" in b and not medians else len(by_round)
+            by_round[key] = b["bytes_per_second"]
+            if b.get("label"):
+                self.labels[workload] = b["label"]
+        self.repetitions = max((b.get("repetitions", 1) for b in medians), default=1)
+
+    def rate(self, workload, impl):
+        """The median of the implementation's runs, or None when it did not run."""
+        runs = self.runs.get(workload, {}).get(impl)
+        return statistics.median(runs.values()) if runs else None
+
+    def rounds_of(self, workload, impl):
+        return self.runs.get(workload, {}).get(impl, {})
+
+    def roofline_rounds(self, workload):
+        """{round: the faster roofline loop's rate in that round}."""
+        impls = self.runs.get(workload, {})
+        for loops in ROOFLINE_LOOPS:
+            found = [impls[k] for k in loops if k in impls]
+            if found:
+                rounds = set().union(*found)
+                return {r: max(f[r] for f in found if r in f) for r in rounds}
+        return {}
+
+    def paired(self, workload, other):
+        """The optimized backend's ratio to `other` ("roof": the faster roofline loop of the round)
+        in each round where both ran, in round order."""
+        opt = self.rounds_of(workload, "optimized")
+        theirs = self.roofline_rounds(workload) if other == "roof" else self.rounds_of(workload, other)
+        return [opt[r] / theirs[r] for r in sorted(opt) if theirs.get(r) and opt[r]]
+
+    def judged(self, workload, other):
+        """The ratio a verdict is taken on: the median of the paired ratios (the reference, which
+        runs once: the ratio of medians). None when either side did not run."""
+        if other == "reference":
+            return ratio(self.rate(workload, "optimized"), self.rate(workload, "reference"))
+        pairs = self.paired(workload, other)
+        return statistics.median(pairs) if pairs else None
+
+    def has(self, impl):
+        return any(impl in impls for impls in self.runs.values())
+
+    def run_counts(self):
+        """How many runs the optimized backend's median covers, over the workloads."""
+        counts = [len(impls["optimized"]) for impls in self.runs.values() if "optimized" in impls]
+        return (min(counts), max(counts)) if counts else (0, 0)
+
 
 def load(path):
-    """(context, workload -> {implementation -> bytes per second, "label" -> limit}, runs per
-    median, workload -> {implementation -> [bytes per second of each round]}). One run of a
-    bandwidth-bound loop moves by 10-20% on a shared machine, so a benchmark run more than once is
-    represented by its median: Google Benchmark's aggregate where it computed one
-    (--benchmark_repetitions), otherwise the median of the runs of the same name (--rounds)."""
     with open(path) as f:
-        data = json.load(f)
-    benchmarks = [b for b in data.get("benchmarks", []) if "error_occurred" not in b]
-    medians = [b for b in benchmarks if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
-    chosen = medians if medians else [b for b in benchmarks if b.get("run_type", "iteration") == "iteration"]
-    runs = {}
-    labels = {}
-    for b in chosen:
-        if "bytes_per_second" not in b:
-            continue
-        workload, _, impl = b["name"].partition("/")
-        impl = impl.split("/")[0]
-        runs.setdefault(workload, {}).setdefault(impl, []).append(b["bytes_per_second"])
-        if b.get("label"):
-            labels[workload] = b["label"]
-    rates = {}
-    most = 1
-    for workload, impls in runs.items():
-        entry = rates.setdefault(workload, {})
-        for impl, values in impls.items():
-            entry[impl] = statistics.median(values)
-            if impl != "reference":
-                most = max(most, len(values))
-        if workload in labels:
-            entry["label"] = labels[workload]
-    if medians:
-        most = max((b.get("repetitions", 1) for b in medians), default=1)
-    rounds = {} if medians else runs
-    return data.get("context", {}), rates, most, rounds
-
-
-def per_round(rounds, workload, peer):
-    """The optimized backend's ratio to `peer` ("roof": the faster roofline loop of that round) in
-    each round where both ran, in order."""
-    impls = rounds.get(workload, {})
-    opt = impls.get("optimized", [])
-    if peer == "roof":
-        other = [roofline({k: v[i] for k, v in impls.items() if i < len(v)}) for i in range(len(opt))]
-    else:
-        other = impls.get(peer, [])
-    return [a / b for a, b in zip(opt, other) if a and b]
+        return BenchRun(json.load(f))
 
 
 def spread(r):
@@ -96,48 +141,29 @@ def spread(r):
     return max(r, 1 / r)
 
 
-def noise_floor(rates):
-    """(largest spread of opt/control over the workloads, workload where it was, workloads with a
-    control), or None when the run has no control."""
-    found = [(spread(ratio(r["optimized"], r["control"])), w) for w, r in rates.items()
-             if ratio(r.get("optimized"), r.get("control"))]
-    if not found:
-        return None
-    worst, where = max(found)
-    return worst, where, len(found)
-
-
-def against_noise(value, need, floor):
-    """How much more a failed ratio needs (need / value, as a factor, like the floor) and whether
-    that is within the run's noise floor."""
-    if floor is None or not value or not need:
-        return ""
-    short = need / value
-    within = "within" if short <= floor[0] else "beyond"
-    return f"; needs {percent(short)} more, {within} the noise floor"
-
-
 def percent(factor):
     """A factor >= 1 as the percentage it adds: 1.111 is 11.1%. One decimal, so that a shortfall
-    and the floor it is held against never print alike when they differ."""
+    and the noise it is held against never print alike when they differ."""
     return f"{100 * (factor - 1):.1f}%"
 
 
-def verdict(ratio, target):
-    if ratio is None or target is None:
-        return ""
-    return "PASS" if ratio >= target else "FAIL"
+def ratio(a, b):
+    return a / b if a and b else None
 
 
-def peer_verdict(vs_peer, vs_roof):
-    """opt/peer >= 1.1, or (bandwidth-bound) opt/roof >= 0.9 with opt/peer >= 1.0."""
-    if vs_peer is None:
+def undecided(control):
+    """Whether a workload with this opt/ctl (None: no control ran) is undecided."""
+    return control is not None and spread(control) > CONTROL_MAX_SPREAD
+
+
+def verdict(value, target):
+    if value is None or target is None:
         return ""
-    return "PASS" if vs_peer >= PEER_MIN or vs_peer >= peer_need(vs_roof) else "FAIL"
+    return "PASS" if value >= target else "FAIL"
 
 
 def peer_need(vs_roof):
-    """The opt/peer a workload must reach: 1.0 where it runs at the roofline, 1.1 elsewhere."""
+    """The opt/peer a workload must reach: 1.0 where it runs at 0.9 of the roofline, 1.1 elsewhere."""
     if vs_roof is not None and vs_roof >= BANDWIDTH_ROOF_MIN:
         return PEER_BANDWIDTH_MIN
     return PEER_MIN
@@ -151,22 +177,8 @@ def roof_target(workload):
     return None
 
 
-def fmt(ratio):
-    return "-" if ratio is None else f"{ratio:.2f}"
-
-
-def roofline(rates):
-    """The faster of the two copy rooflines, or of the two read rooflines (bench/roofline.h: which
-    copy and which read loop stream faster depends on the machine and the size)."""
-    for loops in (("copy", "copy_nt"), ("read", "read_hw")):
-        found = [rates[k] for k in loops if k in rates]
-        if found:
-            return max(found)
-    return None
-
-
-def ratio(a, b):
-    return a / b if a and b else None
+def fmt(value):
+    return "-" if value is None else f"{value:.2f}"
 
 
 def describe_cache(context):
@@ -177,75 +189,115 @@ def describe_cache(context):
     return f"last-level cache: {int(llc) / 2**20:g} MiB ({how})"
 
 
+def describe_runs(run):
+    if run.aggregated:
+        return f"rates: medians of {run.repetitions} runs (--benchmark_repetitions: ratios of medians, not paired)"
+    low, high = run.run_counts()
+    if high <= 1:
+        return "rates: single runs (no --rounds or --benchmark_repetitions)"
+    counts = f"{low}" if low == high else f"{low} to {high}"
+    return f"rates: medians of {counts} runs\nratios: medians over the rounds of run i over run i"
+
+
+class Workload:
+    """One workload's line: its ratios, verdicts and what failed."""
+
+    def __init__(self, run, name, peers):
+        self.name = name
+        self.opt = run.rate(name, "optimized")
+        self.control = run.judged(name, "control")
+        self.undecided = undecided(self.control)
+        self.vs_roof = run.judged(name, "roof")
+        need = peer_need(self.vs_roof)
+        # (column, value, target): the target a value must reach, None where there is none. A peer
+        # ratio must reach 1.1, or 1.0 where the optimized backend runs at 0.9 of the roofline.
+        self.cells = [("ref", run.judged(name, "reference"), REFERENCE_MIN)]
+        self.cells += [(p, run.judged(name, p), need) for p in peers]
+        self.cells.append(("roof", self.vs_roof, roof_target(name)))
+        rate_target = RATE_TARGETS_GBPS.get(name)
+        self.rate_verdict = verdict(self.opt / 1e9, rate_target)
+        self.failed = [(column, value, target) for column, value, target in self.cells
+                       if verdict(value, target) == "FAIL"]
+        self.failed_rate = self.rate_verdict == "FAIL"
+
+    def mark(self, value, target):
+        """PASS or FAIL, with `?` while the workload is undecided."""
+        v = verdict(value, target)
+        return v + "?" if v and self.undecided else v
+
+    def failures(self):
+        """Failed targets that count: none while undecided."""
+        return 0 if self.undecided else len(self.failed) + self.failed_rate
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
-        return 2
+        return EXIT_UNREADABLE
     try:
-        context, rates, runs, rounds = load(argv[1])
+        run = load(argv[1])
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"ratios.py: {argv[1]}: {e}", file=sys.stderr)
-        return 2
-    print(describe_cache(context))
-    if runs > 1:
-        print(f"rates: medians of {runs} runs")
-    else:
-        print("rates: single runs (no --rounds or --benchmark_repetitions)")
-    has_torch = any("torch" in r for r in rates.values())
-    has_control = any("control" in r for r in rates.values())
-    columns = [("opt/ref", 8), ("opt/eigen", 9)] + ([("opt/torch", 9)] if has_torch else []) + [("opt/roof", 8)]
-    columns += [("opt/ctl", 7)] if has_control else []
-    header = f"{'workload':30} {'GB/s':>7} {'':4} " + " ".join(f"{name:>{w}} {'':4}" for name, w in columns)
+        return EXIT_UNREADABLE
+    print(describe_cache(run.context))
+    print(describe_runs(run))
+    peers = [p for p in PEERS if p == "eigen" or run.has(p)]
+    has_control = run.has("control")
+    columns = [("opt/ref", 8)] + [(f"opt/{p}", 9) for p in peers] + [("opt/roof", 8)]
+    header = f"{'workload':30} {'GB/s':>7} {'':5} " + " ".join(f"{name:>{w}} {'':5}" for name, w in columns)
+    if has_control:
+        header += f" {'opt/ctl':>7} {'rounds':>6}"
     header += f" {'roofline measures':<17}"
     print(header)
     print("-" * len(header))
-    failures = 0
-    failed_ratios = []  # (workload, peer) of each failed ratio, for the rounds below the table
-    for workload, r in rates.items():
-        opt = r.get("optimized")
-        if opt is None:
-            continue
-        vs_roof = ratio(opt, roofline(r))
-        cells = [(ratio(opt, r.get("reference")), verdict(ratio(opt, r.get("reference")), REFERENCE_MIN))]
-        for peer in ["eigen"] + (["torch"] if has_torch else []):
-            vs_peer = ratio(opt, r.get(peer))
-            cells.append((vs_peer, peer_verdict(vs_peer, vs_roof)))
-        cells.append((vs_roof, verdict(vs_roof, roof_target(workload))))
-        if has_control:
-            cells.append((ratio(opt, r.get("control")), ""))  # no target: it measures the noise
-        rate_target = RATE_TARGETS_GBPS.get(workload)
-        v_rate = verdict(opt / 1e9, rate_target)
-        failures += [v for _, v in cells].count("FAIL") + (v_rate == "FAIL")
-        peers = ["eigen"] + (["torch"] if has_torch else [])
-        for (_, v), peer in zip(cells[1:], peers + ["roof"]):
-            if v == "FAIL":
-                failed_ratios.append((workload, peer))
-        line = f"{workload:30} {opt / 1e9:7.2f} {v_rate:4} "
-        line += " ".join(f"{fmt(value):>{w}} {v:4}" for (value, v), (_, w) in zip(cells, columns))
-        print(line + f" {r.get('label', '-'):<17}")
-    floor = noise_floor(rates)
-    if floor:
-        worst, where, count = floor
-        print(
-            f"\nnoise floor: opt/control, the same code timed twice, differed by up to "
-            f"{percent(worst)} ({where}, of {count} workload{'s' if count != 1 else ''})"
+    workloads = [Workload(run, name, peers) for name in run.runs if run.rate(name, "optimized") is not None]
+    for w in workloads:
+        line = f"{w.name:30} {w.opt / 1e9:7.2f} {w.mark(w.opt / 1e9, RATE_TARGETS_GBPS.get(w.name)):5} "
+        line += " ".join(
+            f"{fmt(value):>{width}} {w.mark(value, target):5}" for (_, value, target), (_, width) in zip(w.cells, columns)
         )
-    shown = [(w, p, per_round(rounds, w, p)) for w, p in failed_ratios]
-    shown = [(w, p, values) for w, p, values in shown if len(values) > 1]
+        if has_control:
+            line += f" {fmt(w.control):>7} {len(run.paired(w.name, 'control')):>6}"
+        print(line + f" {run.labels.get(w.name, '-'):<17}")
+
+    open_ = [w for w in workloads if w.undecided]
+    failures = sum(w.failures() for w in workloads)
+    if has_control:
+        worst = max((w for w in workloads if w.control), key=lambda w: spread(w.control), default=None)
+        print(
+            f"\ncontrol: opt/ctl, the same code timed twice, within {percent(CONTROL_MAX_SPREAD)} of 1 on "
+            f"{len(workloads) - len(open_)} of {len(workloads)} workloads"
+            + (f"; the largest stray {percent(spread(worst.control))} ({worst.name})" if worst else "")
+        )
+    shown = [(w, column, value, target) for w in workloads for column, value, target in w.failed]
+    shown = [s for s in shown if len(run.paired(s[0].name, s[1])) > 1]
     if shown:
-        print("\nfailed ratios round by round (median first; how many rounds met the target's ratio):")
-        for workload, peer, values in shown:
-            r = rates[workload]
-            median = ratio(r["optimized"], roofline(r) if peer == "roof" else r.get(peer))
-            need = roof_target(workload) if peer == "roof" else peer_need(ratio(r["optimized"], roofline(r)))
-            met = sum(v >= need for v in values) if need else 0
+        print("\nfailed ratios round by round (the median first; how many rounds met the target):")
+        for w, column, value, target in shown:
+            values = run.paired(w.name, column)
+            met = sum(v >= target for v in values)
+            noise = f"its control strays {percent(spread(w.control))}" if w.control else "no control"
+            noise += ", undecided" if w.undecided else ""
             print(
-                f"  {workload + ' opt/' + peer:40} {statistics.median(values):.2f}: "
+                f"  {w.name + ' opt/' + column:40} {value:.2f}: "
                 + " ".join(f"{v:.2f}" for v in values)
-                + (f"  ({met} of {len(values)} at {need:g} or more{against_noise(median, need, floor)})" if need else "")
+                + f"  ({met} of {len(values)} at {target:g} or more; needs {percent(target / value)} more, {noise})"
             )
-    print(f"\n{failures} target(s) failed")
-    return 1 if failures else 0
+    if open_:
+        print(f"\nundecided: opt/ctl strays more than {percent(CONTROL_MAX_SPREAD)} (round by round, median first):")
+        for w in open_:
+            values = run.paired(w.name, "control")
+            print(f"  {w.name + ' opt/ctl':40} {w.control:.2f}: " + " ".join(f"{v:.2f}" for v in values))
+    print(f"\n{failures} target(s) failed on decided workloads")
+    if len(open_) > UNDECIDED_MAX_SHARE * len(workloads):
+        print(f"decided nothing: {len(open_)} of {len(workloads)} workloads undecided, more than a third")
+        return EXIT_UNDECIDED
+    if failures:
+        return EXIT_FAILED
+    if open_:
+        print(f"{len(open_)} of {len(workloads)} workload(s) undecided")
+        return EXIT_UNDECIDED
+    return EXIT_PASSED
 
 
 if __name__ == "__main__":
