@@ -26,6 +26,9 @@ struct Budget {
   // certification level.
   double per_lower_cell = 1;
   int per_lower_rule = 1;
+  // Cells per operator whose cases are also asked huge (props::huge_cells): tens of MiB, past the
+  // caches, where fast kernels switch to streaming stores.
+  int huge_per_operator = 0;
 };
 std::optional<Budget> budget_named(const std::string& name);  // smoke, quick, standard, thorough
 
