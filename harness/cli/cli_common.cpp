@@ -26,12 +26,11 @@ namespace fs = std::filesystem;
 
 int g_exit_status = kExitPassed;
 
+// Every SIGINT or SIGTERM asks the run to stop and kills the isolation children; none exits on the
+// spot, so that any number of them (GNU timeout sends one to dmlcert, then one to its group) still
+// ends in reports written whole, marked incomplete. The first signal decides the exit status.
 void on_stop_signal(int sig) {
-  if (stop_requested()) {
-    plugin::kill_all_children();
-    ::_exit(128 + sig);
-  }
-  request_stop(sig);
+  if (!stop_requested()) request_stop(sig);
   plugin::kill_all_children();
 }
 
@@ -184,25 +183,6 @@ bool writable_dir(const std::string& dir, bool create, std::string* why) {
   return ok;
 }
 
-bool claim_repro_dir(const std::string& dir, std::string* why) {
-  if (!writable_dir(dir, /*create=*/true, why)) return false;
-  std::error_code ec;
-  const fs::path target = fs::absolute(dir, ec), marker = target / kReproDirMarker;
-  const bool ours = fs::exists(marker, ec);
-  if (!ours && !fs::is_empty(target, ec)) {
-    *why =
-        "is not empty and was not made by dmlcert: name a new or empty directory (dmlcert empties the "
-        "repro directories it made at the start of each run)";
-    return false;
-  }
-  // A run's files stand alone: nothing of an earlier run is left beside them.
-  for (const auto& entry : fs::directory_iterator(target, ec))
-    if (entry.path().filename() != kReproDirMarker) fs::remove_all(entry.path(), ec);
-  std::ofstream(marker)
-      << "Made by dmlcert: each run empties this directory and writes its repro files here.\n";
-  return true;
-}
-
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
   options->memory_limit_bytes = plugin::default_memory_limit();
   cmd.add_option("--timeout", options->floor_seconds,
@@ -216,6 +196,11 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
          "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: an "
          "eighth of this machine's memory, between 0.5 and 2 GiB; 0: none)")
       ->check(number_in(0, kMaxMemoryGib));
+  cmd.add_option("--load-timeout", options->load_seconds,
+                 "Seconds a backend process may take to load the backend and answer (a large library "
+                 "takes seconds to load); past it, the backend did not start")
+      ->check(number_in(0.1, kMaxSeconds))
+      ->capture_default_str();
   cmd.add_option(
          "--cpu-limit", options->cpu_seconds_per_call,
          "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
@@ -230,6 +215,8 @@ std::string isolation_flags(const plugin::IsolationOptions& options) {
     flags += " --timeout " + number_text(options.floor_seconds);
   if (options.memory_limit_bytes != plugin::default_memory_limit())
     flags += " --memory-limit " + number_text(static_cast<double>(options.memory_limit_bytes) / (1 << 30));
+  if (options.load_seconds != defaults.load_seconds)
+    flags += " --load-timeout " + number_text(options.load_seconds);
   if (options.cpu_seconds_per_call != defaults.cpu_seconds_per_call)
     flags += " --cpu-limit " + number_text(options.cpu_seconds_per_call);
   return flags;
@@ -301,6 +288,7 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
     auto& vs = j["violations"] = nlohmann::ordered_json::array();
     for (const Violation& v : r.exec.violations) vs.push_back({{"rule", v.rule}, {"message", v.message}});
   }
+  if (!r.exec.interference.empty()) j["interference"] = r.exec.interference;
   if (!r.exec.output_text.empty()) {
     j["backend_printed"] = r.exec.output_text;
     if (r.exec.output_dropped) j["backend_printed_dropped_bytes"] = r.exec.output_dropped;

@@ -54,7 +54,7 @@ std::string program_path();
 void add_backend_option(CLI::App& cmd, std::string* spec);
 // Adds --fp16-accumulation (the comparison profile for FLOAT16 reductions) bound to *options.
 void add_run_options(CLI::App& cmd, RunOptions* options);
-// Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
+// Adds the isolation child's options (--timeout, --load-timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
 // The add_isolation_options flags whose values differ from the defaults, each with a leading
 // space (" --memory-limit 0.5"), for repro lines: they rerun a case under the limits it failed under.
@@ -86,12 +86,6 @@ bool parse_shard(const std::string& text, uint32_t* index, uint32_t* count, std:
 // is made now, parents included; without, what was made to find out is removed again.
 bool writable_dir(const std::string& dir, bool create, std::string* why);
 
-// Makes `dir` the repro directory of a run that starts now: created when missing, emptied when an
-// earlier run of dmlcert made it (kReproDirMarker), refused when it holds anything else, so that
-// the files in it are this run's alone. Says why not.
-inline constexpr const char* kReproDirMarker = ".dmlcert-repros";
-bool claim_repro_dir(const std::string& dir, std::string* why);
-
 // A backend spec with a plugin's path made absolute, so that printed commands work from anywhere.
 std::string absolute_spec(const std::string& spec);
 
@@ -117,9 +111,9 @@ CaseReport run_case(Runner& runner, const Case& c);
 nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r,
                                    bool output_data = true);
 
-// Stops a long run cleanly on SIGINT/SIGTERM: the first signal asks the run to stop (its reports
-// are then written, marked incomplete); a second one exits at once. Isolation children are killed
-// either way.
+// Stops a long run cleanly on SIGINT/SIGTERM, however many arrive: the run stops, its reports are
+// written, marked incomplete, and the first signal sets the exit status (130, 143). Isolation
+// children are killed at once.
 void install_stop_handlers();
 // 128 + the signal that stopped the run, or 0.
 int stopped_exit_status();

@@ -13,9 +13,11 @@
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
 #include "expectations.h"
+#include "plugin/containment.h"
 #include "progress.h"
 #include "report_files.h"
 #include "report_summary.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -30,7 +32,7 @@ struct CertifyArgs {
   int stop_after_failures = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   int max_timeouts = 10;
-  double time_limit = 0;
+  double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
   plugin::IsolationOptions isolation;
   ReportFiles files;
@@ -56,7 +58,8 @@ int certify(CertifyArgs& a) {
   o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed, o.jobs = a.jobs;
   o.stop_after_failures = a.stop_after_failures;
   o.max_timeouts = a.max_timeouts;
-  o.time_limit_seconds = a.time_limit;
+  o.time_limit_is_budgets = a.time_limit < 0;
+  o.time_limit_seconds = o.time_limit_is_budgets ? budget->time_bound_seconds : a.time_limit;
   for (size_t start = 0; start < a.ops.size();) {
     const size_t end = a.ops.find(',', start);
     const std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
@@ -77,10 +80,17 @@ int certify(CertifyArgs& a) {
               << (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)") << "\n";
     return kExitUsage;
   }
-  if (std::string why; !claim_repro_dir(a.repro_dir, &why)) {
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
+  // Locked for the run: no other run removes its files (engine/repro_dir.h).
+  std::string repro_why;
+  const std::optional<engine::ReproDir> repro_dir = engine::ReproDir::claim(a.repro_dir, &repro_why);
+  if (!repro_dir) {
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << repro_why
+              << "\n";
     return kExitUsage;
   }
+  if (!repro_dir->note().empty())
+    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "' " << repro_dir->note()
+              << "\n";
   if (std::string why; !can_write_reports(a.files, &why)) {
     std::cerr << "dmlcert certify: " << why << "\n";
     return kExitUsage;
@@ -141,10 +151,11 @@ int certify(CertifyArgs& a) {
     return kExitFailed;
   }
   o.backend = backends->spec;
+  o.containment = plugin::containment().statement;
   o.engine.backend_spec = backends->spec;
   o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
-  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.repro_dir = repro_dir->path();
   o.engine.isolated = true;
   // Bindings are capped at 16 MiB: generated valid cases stay far below it, and an invalid case
   // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
@@ -169,6 +180,8 @@ int certify(CertifyArgs& a) {
   // The backend opened above serves the run; confirmations open fresh ones.
   std::unique_ptr<Backend> first = std::move(backends->under_test);
   const Backends& opened = *backends;
+  // From here on, the time bound ends whatever is under way: a call, a confirmation, a shrink.
+  set_run_time_bound(o.time_limit_seconds);
   std::string error;
   auto report = engine::run_certification(
       o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); },
@@ -221,10 +234,11 @@ void add_certify_command(CLI::App& app) {
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit,
-                  "Stop after this many seconds and write the reports, marked incomplete (0: no limit). "
-                  "The reports are also rewritten every 10 s while the run goes on")
-      ->check(number_in(0, kMaxDurationSeconds))
-      ->capture_default_str();
+                  "Stop after this many seconds and write the reports, marked incomplete, saying what did "
+                  "not run (0: no limit). Default: the budget's time bound, whatever the backend does: "
+                  "smoke 120 s, quick 540 s, standard 1800 s, thorough 7200 s. The reports are also "
+                  "rewritten every 10 s while the run goes on")
+      ->check(number_in(0, kMaxDurationSeconds));
   cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")
       ->capture_default_str();
   cmd->add_option("--corpus", args->corpus,

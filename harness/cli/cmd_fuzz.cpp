@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "registry.h"
 #include "report_files.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -102,10 +103,16 @@ int fuzz(const FuzzArgs& a) {
   }
   // Every destination is checked before the first case, so a run never ends in a file it cannot
   // write (docs/design.md, "The command").
-  if (std::string why; !claim_repro_dir(a.repro_dir, &why)) {
-    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << why << "\n";
+  // Locked for the run: no other run removes its files (engine/repro_dir.h).
+  std::string repro_why;
+  const std::optional<engine::ReproDir> repro_dir = engine::ReproDir::claim(a.repro_dir, &repro_why);
+  if (!repro_dir) {
+    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << repro_why << "\n";
     return kExitUsage;
   }
+  if (!repro_dir->note().empty())
+    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "' " << repro_dir->note()
+              << "\n";
   if (std::string why;
       !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why)) {
     std::cerr << "dmlcert fuzz: " << why << "\n";
@@ -132,7 +139,7 @@ int fuzz(const FuzzArgs& a) {
   o.engine.backend_spec = backends->spec;
   o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
-  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.repro_dir = repro_dir->path();
   o.engine.run = a.options;
   o.engine.run.oracle_is_under_test = a.backend == "reference" && a.vs == "reference";
   // Generated valid cases are small; the cap only bounds what invalid descriptors declaring huge

@@ -31,9 +31,8 @@ std::string save_for_reproduction(const Case& c, const std::string& dir) {
   fs::create_directories(dir, ec);
   const std::string path =
       fs::absolute(fs::path(dir) / (engine::file_safe(c.name.empty() ? "case" : c.name) + ".json")).string();
-  std::string error;
-  if (!write_case_file(path, c, &error)) {
-    std::cerr << "dmlcert replay: " << printable(error) << "\n";
+  if (const FileWritten written = write_case_file(path, c); !written) {
+    std::cerr << "dmlcert replay: " << written.message << "\n";
     return {};
   }
   return path;

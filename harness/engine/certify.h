@@ -29,6 +29,11 @@ struct Budget {
   // Cells per operator whose cases are also asked huge (props::huge_cells): tens of MiB, past the
   // caches, where fast kernels switch to streaming stores.
   int huge_per_operator = 0;
+  // The wall time a run of this budget may take, however slow or crashy the backend (the default
+  // of --time-limit): at the bound it stops, its reports say what did not run and why. Several
+  // times what the budget takes on two cores, and for quick under 10 minutes with the time to
+  // settle, shut down and write the reports.
+  double time_bound_seconds = 0;
 };
 std::optional<Budget> budget_named(const std::string& name);  // smoke, quick, standard, thorough
 
@@ -49,6 +54,7 @@ struct CertifyOptions {
   int stop_after_failures = 0;
   std::vector<Case> corpus;  // replayed first (cases above the level or outside ops are left out)
   EngineOptions engine;
+  std::string containment;  // how the backend's processes are contained, for the report
   // Called now and then with the progress so far.
   std::function<void(size_t done, size_t total, size_t failures, double elapsed)> on_progress;
 
@@ -58,8 +64,10 @@ struct CertifyOptions {
   // in the run, the run stops calling the backend.
   int timeouts_per_operator = 3;
   int max_timeouts = 10;
-  // Stop, with the report marked incomplete, after this long (0: no limit).
+  // Stop, with the report marked incomplete, after this long (0: no limit). The run's time bound
+  // (interrupt.h) ends a call, a confirmation or a shrink in progress at the same moment.
   double time_limit_seconds = 0;
+  bool time_limit_is_budgets = false;  // the budget's default bound, not --time-limit
   // Called with the report so far, marked as still running, every checkpoint_seconds: a run that
   // is killed from outside (a CI time limit) has already written a report.
   std::function<void(const cert::Report&)> on_checkpoint;

@@ -4,7 +4,6 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
@@ -108,28 +107,37 @@ std::string Engine::path_for(const std::string& key, const std::string& suffix) 
   return (fs::path(options_.repro_dir) / (file_safe(key) + suffix)).string();
 }
 
-bool Engine::save(const std::string& path, const Case& c) {
-  std::string error;
+bool Engine::save_file(const std::string& path, const std::string& text) {
+  ReproSpace& space = *options_.repro_space;
+  std::lock_guard<std::mutex> hold(space.lock);
+  if (!space.error.empty()) return false;  // out of space: nothing more is written
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  if (write_case_file(path, c, &error)) return true;
-  if (options_.print)
-    options_.print("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
+  const FileWritten written = write_file_atomically(path, text);
+  if (written) return true;
+  if (written.error == FileWritten::Error::NoSpace) {
+    space.error = "the repro directory ran out of space (" + written.message +
+                  "): no case file is written after that, and the failures from then on have none";
+    if (options_.print) options_.print("dmlcert: " + space.error + "\n");
+  } else if (options_.print) {
+    options_.print("dmlcert: " + written.message + "\n");
+  }
   return false;
+}
+
+std::string Engine::repro_error() const {
+  std::lock_guard<std::mutex> hold(options_.repro_space->lock);
+  return options_.repro_space->error;
+}
+
+bool Engine::save(const std::string& path, const Case& c) {
+  return save_file(path, to_json(c, true));
 }
 
 bool Engine::save_sequence(const std::string& path, const std::vector<const Case*>& cases) {
   std::string text;
   for (const Case* c : cases) text += to_json(*c, false) + "\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
+  return save_file(path, text);
 }
 
 CaseOutcome Engine::run(const WorkItem& item) {
@@ -170,7 +178,7 @@ CaseOutcome Engine::execute(Case c, const std::string& key,
   }
   out.report = runner_.run(c, out.cls);
   out.c = std::move(c);
-  if (stop_requested()) {
+  if (run_must_end()) {
     out.interrupted = true;
     return out;
   }
@@ -205,7 +213,7 @@ void Engine::late_fault(const LateFault& late, std::vector<Failure>& found) {
 }
 
 void Engine::rerun_suspects(std::vector<Failure>& found) {
-  while (!suspects_.empty() && !stop_requested()) {
+  while (!suspects_.empty() && !run_must_end()) {
     const Call suspect = std::move(suspects_.front());
     suspects_.pop_front();
     const CaseReport r = runner_.run(suspect.c);
@@ -221,7 +229,7 @@ void Engine::rerun_suspects(std::vector<Failure>& found) {
 std::vector<Failure> Engine::settle() {
   std::vector<Failure> found;
   rerun_suspects(found);
-  while (!stop_requested()) {
+  while (!run_must_end()) {
     const std::vector<LateFault> late = under_test_.settle(kLateSettleSeconds);
     if (late.empty()) break;
     for (const LateFault& l : late) late_fault(l, found);
@@ -245,7 +253,8 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
   if (!save(f.repro, call->c)) f.repro.clear();
   const bool known = options_.known && options_.known(call->counts_at, call->c.name);
   const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
-  if (options_.confirm && fresh_ && investigated && !known) {
+  f.cause_known = investigated && !known && !cause_is_new(f.key, f.outcome, f.detail);
+  if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
     // first), or, for a late write, as a wrong output: alone, the write can land before the harness
@@ -255,9 +264,19 @@ std::optional<Failure> Engine::late_failure(const LateFault& late) {
                        (f.outcome == Outcome::LateWrite && alone == Outcome::Failed);
     f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
   }
-  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
+  if (!f.repro.empty())
+    f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
+}
+
+bool Engine::cause_is_new(const std::string& key, Outcome outcome, const std::string& detail) {
+  if (!options_.cause || options_.max_investigated_per_cause <= 0) return true;
+  std::lock_guard<std::mutex> hold(options_.causes->lock);
+  int& n = options_.causes->investigated[options_.cause(key, outcome, detail)];
+  if (n >= options_.max_investigated_per_cause) return false;
+  ++n;
+  return true;
 }
 
 bool Engine::investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome) {
@@ -314,19 +333,23 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
 std::optional<Outcome> Engine::replay(const std::vector<const Case*>& cases, bool settle) {
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return std::nullopt;
-  RunOptions run = options_.run;
-  if (settle) run.settle_seconds = kConfirmSettleSeconds;
-  Runner runner(*backend, oracle_, run);
+  // Only the last case is watched after its call: a late fault of an earlier one shows with the
+  // next call anyway, and a wait after each of a bisection's cases cost seconds per trial.
+  Runner runner(*backend, oracle_, options_.run);
+  RunOptions watched = options_.run;
+  watched.settle_seconds = kConfirmSettleSeconds;
+  Runner last_runner(*backend, oracle_, watched);
   CaseReport last;
-  for (const Case* c : cases) last = runner.run(*c);
+  for (size_t i = 0; i < cases.size() && !run_must_end(); ++i)
+    last = (settle && i + 1 == cases.size() ? last_runner : runner).run(*cases[i]);
   return last.outcome;
 }
 
-bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome) {
-  return replay(cases, is_late_fault(outcome) || outcome == Outcome::Crash) == outcome;
+bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome, bool settle) {
+  return replay(cases, settle) == outcome;
 }
 
-std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) {
+std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, bool settle) {
   // The remembered cases in the order they ran, each once.
   std::map<uint64_t, const Remembered*> ran;
   for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
@@ -356,7 +379,7 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome) 
   int trials = 0;
   auto fails = [&](const std::vector<const Case*>& before) {
     ++trials;
-    return sequence_fails(with(before), outcome);
+    return !run_must_end() && sequence_fails(with(before), outcome, settle);
   };
   if (history.empty() || !fails(history)) return std::nullopt;
   // Most state bugs need one earlier call: the latest ones of the kernel first (an accumulator,
@@ -425,17 +448,23 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool known = options_.known && options_.known(counts_at, out.c.name);
   const bool investigated = investigate(counts_at, out.c.name, outcome);
-  const bool affordable = !known && investigated && (!hang || hang_confirms_ < options_.max_hang_confirms);
+  f.cause_known = investigated && !known && !cause_is_new(key, outcome, f.detail);
+  const bool affordable =
+      !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
   // alone; (3) shrink what fails alone.
-  if (options_.confirm && fresh_ && affordable && !stop_requested()) {
-    if (sequence_fails({&out.c}, outcome)) {
+  // Watched after the call when the fault showed after the return: a late write, or a process that
+  // died after the call had returned. A crash in the call shows in the call.
+  const bool settle = is_late_fault(outcome) ||
+                      (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
+  if (options_.confirm && fresh_ && affordable && !run_must_end()) {
+    if (sequence_fails({&out.c}, outcome, settle)) {
       f.confirmation = Failure::Confirmation::Reproduced;
     } else if (!hang) {
       const Case failing = out.c;
-      if (auto sequence = bisect(failing, outcome)) {
+      if (auto sequence = bisect(failing, outcome, settle)) {
         f.confirmation = Failure::Confirmation::StateDependent;
         f.sequence = path_for(key, ".sequence.jsonl");
         f.sequence_length = sequence->size();
@@ -449,7 +478,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
       f.confirmation = Failure::Confirmation::NotReproduced;
     }
   }
-  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !stop_requested() &&
+  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !run_must_end() &&
                       f.confirmation != Failure::Confirmation::StateDependent &&
                       f.confirmation != Failure::Confirmation::NotReproduced;
   if (shrink) {
@@ -461,6 +490,7 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
     Case smallest = props::shrink_failure(
         *shrinkable,
         [&](const Case& candidate) {
+          if (run_must_end()) return false;
           Case named = candidate;
           named.name = out.c.name + "/shrunk";
           if (!options_.isolated) save(trial, named);
@@ -478,8 +508,10 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
       if (!save(f.shrunk, smallest)) f.shrunk.clear();
     }
   }
+  // Only a file that was written: a reproduce line never names one that does not exist.
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
-  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
+  if (!best.empty())
+    f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   out.failure = std::move(f);
 }
@@ -505,12 +537,14 @@ void Engine::publish(Failure& f, bool investigated) {
                               : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
                                     (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
           "\n";
+    if (f.cause_known) block += "  not investigated again: an earlier failure has the same cause\n";
     if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
     if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
     if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
     if (!f.backend_output.empty())
       block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
-    block += "  reproduce: " + f.reproduce + "\n";
+    block += f.reproduce.empty() ? "  no case file: it could not be written\n"
+                                 : "  reproduce: " + f.reproduce + "\n";
     options_.print(block);
   }
 }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,8 +63,25 @@ struct Failure {
   uint64_t seed = 0;
   std::string backend_output;  // what the backend printed during the failing call (capped)
   uint64_t backend_output_dropped = 0;
+  // Not confirmed, bisected or shrunk: an earlier failure of the same cause was (EngineOptions::cause).
+  bool cause_known = false;
 };
 std::string_view name(Failure::Confirmation c);
+
+// Whether the repro directory has run out of space, shared by the engines of one run's workers (they
+// write into the same directory): once one finds it full, none writes again and the run says so
+// once.
+struct ReproSpace {
+  std::mutex lock;
+  std::string error;  // empty while files are written
+};
+
+// Failures investigated per cause (EngineOptions::cause), shared by the engines of one run's workers:
+// a cause known to one worker is known to all.
+struct CauseTally {
+  std::mutex lock;
+  std::map<std::string, int> investigated;
+};
 
 struct EngineOptions {
   std::string backend_spec;  // as the user named it, with absolute paths (repro lines)
@@ -72,7 +90,8 @@ struct EngineOptions {
   // 0.5"): a repro line that ran under other limits could end otherwise (a memory hog that met a
   // 0.5 GiB limit at once can run into its deadline before it meets a 2 GiB one).
   std::string backend_flags;
-  std::string repro_dir;  // the run's own directory
+  std::string repro_dir;                                                     // the run's own directory
+  std::shared_ptr<ReproSpace> repro_space = std::make_shared<ReproSpace>();  // copies share it
   RunOptions run;
   // The backend runs in a child process: the harness survives a crash, so case files are
   // written only for failures. In-process runs keep one in-flight file rewritten before every
@@ -96,6 +115,14 @@ struct EngineOptions {
   // one per case. Null: every failure is investigated.
   std::function<std::string(const std::string& key, const std::string& case_name)> place;
   int max_investigated_per_place = 2;
+  // The cause a failure belongs to (certify: its operator or rule check, outcome and kind of detail;
+  // report_summary.h). With a cause, only the first max_investigated_per_cause failures of each are
+  // confirmed, bisected and shrunk, whatever their place: a crash whose cause is known costs a
+  // process restart, not dozens of fresh processes (a heap corrupted by every call of an operator
+  // made every cell's crashes a bisection). Null: causes are not compared.
+  std::function<std::string(const std::string& key, Outcome outcome, const std::string& detail)> cause;
+  int max_investigated_per_cause = 2;
+  std::shared_ptr<CauseTally> causes = std::make_shared<CauseTally>();  // copies share it
   // What a failure block is printed with (above any progress line); null: not printed.
   std::function<void(const std::string&)> print;
 };
@@ -128,6 +155,9 @@ class Engine {
   std::vector<Failure> settle();
   const EngineOptions& options() const { return options_; }
   size_t failures() const { return failures_; }
+  // Why repro files stopped being written (the repro directory ran out of space), for the report;
+  // empty while they are written.
+  std::string repro_error() const;
 
  private:
   // `counts_at`: WorkItem::counts_at's answer for this case.
@@ -137,10 +167,10 @@ class Engine {
   void handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at, uint64_t seed,
                       const std::optional<rc::Shrinkable<Case>>& shrinkable);
   // Runs cases in order in a fresh backend; how the last one ended (nullopt: no fresh backend).
-  // With `settle`, a late fault is waited for after each call (RunOptions::settle_seconds).
+  // With `settle`, a late fault is waited for after the last call (kConfirmSettleSeconds).
   std::optional<Outcome> replay(const std::vector<const Case*>& cases, bool settle);
-  // Whether replay() ends with `outcome`, waiting for late faults when `outcome` is one.
-  bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome);
+  // Whether replay() ends with `outcome` (waiting for a late fault after the last call with `settle`).
+  bool sequence_fails(const std::vector<const Case*>& cases, Outcome outcome, bool settle);
   struct Call;
   // A late fault that names an earlier call: the failure of the case that made that call.
   std::optional<Failure> late_failure(const LateFault& late);
@@ -160,9 +190,15 @@ class Engine {
   // Whether a failure of `outcome` at the place of (counts_at, case_name) is still among the first
   // of its place to be investigated (EngineOptions::place); takes its turn when it is.
   bool investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome);
+  // Whether a failure's cause (EngineOptions::cause) is still among the first to be investigated;
+  // takes its turn when it is.
+  bool cause_is_new(const std::string& key, Outcome outcome, const std::string& detail);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
-  std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome);
+  std::optional<std::vector<Case>> bisect(const Case& c, Outcome outcome, bool settle);
   std::string path_for(const std::string& key, const std::string& suffix) const;
+  // Puts a repro file in place, whole (write_file_atomically()); once the repro directory is out of
+  // space, says so once (repro_error()) and writes nothing more.
+  bool save_file(const std::string& path, const std::string& text);
   bool save(const std::string& path, const Case& c);
   bool save_sequence(const std::string& path, const std::vector<const Case*>& cases);
   void remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable);

@@ -9,7 +9,9 @@ namespace {
 
 // The part of a failure's key that names what failed, without the case: "cells/SLICE1/output/
 // INT8/r3/exact/0" -> "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS/2" -> "invalid/SLICE1.WINDOW_BOUNDS".
-std::string where_of(const std::string& key) {
+std::string where_of(std::string key) {
+  // A lower table level's cases count where that level's own would: "levels/<L>/cells/...".
+  if (key.starts_with("levels/") && key.find('/', 7) != std::string::npos) key.erase(0, key.find('/', 7) + 1);
   // A cell's cases, alone or in a sequence of related cases: "cells/<op>/..." or "sequences/<op>/...".
   for (const std::string_view prefix : {"cells/", "sequences/"})
     if (key.starts_with(prefix)) {
@@ -29,6 +31,14 @@ std::string kind_of(const std::string& detail) {
   std::string out;
   for (size_t i = 0; i < clause.size() && out.size() < 120; ++i) {
     const char c = clause[i];
+    // An address ("at address 0x7f3a...") is a number too.
+    if (c == '0' && i + 2 < clause.size() && clause[i + 1] == 'x' &&
+        std::isxdigit(static_cast<unsigned char>(clause[i + 2]))) {
+      i += 2;
+      while (i + 1 < clause.size() && std::isxdigit(static_cast<unsigned char>(clause[i + 1]))) ++i;
+      if (out.empty() || out.back() != '#') out += '#';
+      continue;
+    }
     const bool numeric = std::isdigit(static_cast<unsigned char>(c)) ||
                          ((c == '.' || c == '-') && i + 1 < clause.size() &&
                           std::isdigit(static_cast<unsigned char>(clause[i + 1])));
@@ -68,14 +78,17 @@ std::string failing_key(std::string_view where, const std::string& case_name) {
   return std::string(where.substr(0, end));
 }
 
+std::string cause_key(const std::string& key, Outcome outcome, const std::string& detail) {
+  return where_of(key) + "\n" + std::string(name(outcome)) + "\n" + kind_of(detail);
+}
+
 std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
   for (const Failure& f : r.failures) {
     const std::string where = where_of(f.where);
     const bool known = is_known(r, f);
-    const std::string key =
-        where + "\n" + std::string(name(f.outcome)) + "\n" + kind_of(f.detail) + (known ? "\nknown" : "");
+    const std::string key = cause_key(f.where, f.outcome, f.detail) + (known ? "\nknown" : "");
     auto [it, fresh] = index.emplace(key, groups.size());
     if (fresh) groups.push_back({where, f.outcome, f.detail, known, {}});
     groups[it->second].failures.push_back(&f);
