@@ -172,7 +172,9 @@ inline constexpr MutantInfo kMutants[] = {
      kNeeds64KiB},
     {"sum_blocks_drop_last_partial", "REDUCE", "blocked reduction",
      "Float SUM over more than 8192 elements per output adds blocks of 4096 and forgets a partial last block",
-     "needs a fold of more than 8192 elements: the bug is in the blocked sum"},
+     "needs a fold of more than 8192 elements: the bug is in the blocked sum", false,
+     "no quick float SUM folds more than 8192 elements with a partial last block: the huge REDUCE item is "
+     "not run"},
     // Fields narrower than the values they hold
     {"argmax_index_in_16_bits", "REDUCE", "narrow field",
      "ARGMAX and ARGMIN keep the index in 16 bits: past 65536 elements per output it wraps",
