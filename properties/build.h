@@ -40,6 +40,8 @@ struct CaseSpec {
   // every choice of the shape stays as the seed made it.
   uint64_t layout_salt = 0;
   uint64_t data_salt = 0;
+  // A huge case (Scale::Huge, magnitude.cpp) instead of one whose magnitude is drawn.
+  bool huge = false;
 };
 
 // A deterministic 64-bit generator (splitmix64) for the realize steps.
@@ -134,6 +136,72 @@ rc::Gen<SizeBudget> budget_gen();
 uint32_t budgeted_size(uint32_t raw_choice, uint64_t& remaining_budget);
 Sizes budgeted_sizes(const std::vector<uint32_t>& raw_choices, const SizeBudget& budget);
 
+// ---- magnitude.cpp: sizes across magnitudes --------------------------------------------------
+// Most cases spend the element budget above (a few thousand elements at most). A few in a hundred
+// are drawn at another scale, and a certification asks some cells for huge cases (CaseSpec::huge):
+//  - large: a count at a power of two or next to one (2^k - 1, 2^k, 2^k + 1, or 2^k plus or minus a
+//    remainder below 64, what vector widths and thread counts leave over), from 2^7 to 2^18
+//    elements at rapidcheck's size 25 and above (to 2^11 at size 3), shared among the dimensions
+//    so that one of them, the innermost half the time, holds most of it;
+//  - sparse: one input dimension at an edge of an integer width (2^8, 2^15, 2^16, each with
+//    its neighbours) read at a few places, offsets, strides and index values near those edges, at
+//    the cost of that one dimension;
+//  - huge: an output of tens of MiB, past the caches of a CPU (huge_elements()).
+// Which one a case gets shrinks towards the ordinary scale, its exponent towards the smallest.
+enum class Scale : uint8_t { Ordinary, Large, Sparse, Huge };
+struct Magnitude {
+  Scale scale = Scale::Ordinary;
+  uint32_t exponent = 0;  // raw: which power of two
+  uint32_t nudge = 0;     // raw: which neighbour of it (0: the power itself)
+  uint32_t split = 0;     // raw: how a count is shared among the dimensions
+  int size = 0;           // rapidcheck's size when drawn (bounds the exponent)
+};
+rc::Gen<Magnitude> magnitude_gen(bool huge);
+uint32_t max_large_exponent(int size);
+uint32_t large_exponent(const Magnitude& m);   // in [7, max_large_exponent(m.size)]
+uint32_t sparse_exponent(const Magnitude& m);  // one of 8, 15, 16 (those within the maximum)
+// 2^exponent or a neighbour of it, by `nudge`.
+uint64_t near_power(uint32_t exponent, uint32_t nudge);
+// `rank` sizes whose product is near_power(exponent, m.nudge), or 2^j times near_power(exponent -
+// j, m.nudge) with the 2^j on the other dimensions as powers of two.
+Sizes shape_near_power(const Magnitude& m, uint32_t exponent, uint32_t rank);
+// One of 2^e - 1, 2^e, 2^e + 1 for e in 8, 15, 16, 17, 31, 32 below `limit`, by `choice`
+// (limit - 1 when there is none).
+uint64_t width_edge(uint32_t choice, uint64_t limit);
+// A huge case's output elements of the type: 56 MiB, at most 2^23 elements; REDUCE's input
+// elements: 56 MiB, at most 2^24.
+uint64_t huge_elements(DataType type);
+uint64_t huge_reduce_elements(DataType type);
+
+// A huge case with at most `elements` output elements: `describe` gives its descriptors (no data) for
+// a count, which is scaled down until the case's cost estimate (case_footprint) fits the default
+// --max-case-bytes with a margin. The caller fills the data of the one it returns.
+Case huge_case(uint64_t elements, const std::function<Case(uint64_t elements)>& describe);
+
+// ---- windows.cpp: the shape SLICE and SLICE1 share -------------------------------------------
+// One dimension's raw choices; all shrink towards 0, which realizes to size 1, stride 1.
+struct WindowChoice {
+  uint32_t in = 0, window = 0, offset = 0, stride = 0, count = 0;
+  uint8_t stride_kind = 0;  // 0: within the window, 1: beyond it, 2: at a 32-bit edge
+  bool negative = false;    // a negative stride, for the operators that take one
+  uint8_t edge = 0;  // 0: random, 1: the whole input as the window and the most elements, 2: at the end
+};
+// One dimension realized: Output[c] reads Input[offset + stride * c] for a positive stride, and
+// walks from the window's last element for a negative one.
+struct WindowDim {
+  uint32_t in = 1, offset = 0, window = 1, count = 1;
+  int64_t stride = 1;   // its magnitude reaches 2^32-1 where the dimension reads one element
+  bool at_end = false;  // the window (for SLICE, the last read) touches the input's end
+};
+// What an operator of the family makes of the dimensions.
+struct WindowOperator {
+  bool negative_strides = false;
+  // A stride at a 32-bit edge, of either sign where the operator takes negative ones.
+  int64_t (*edge_stride)(uint32_t choice, bool negative) = nullptr;
+  OperatorDesc (*describe)(const std::vector<WindowDim>& dims, TensorDesc input, TensorDesc output) = nullptr;
+};
+rc::Gen<Case> window_case(const CaseSpec& spec, const WindowOperator& op);
+
 // ---- layout.cpp: strides and padding -------------------------------------------------------
 struct LayoutSpec {
   uint8_t kind = 0;  // 0 packed (no strides) .. see layout.cpp
@@ -144,6 +212,9 @@ struct LayoutSpec {
 // A nonzero salt redraws the layout (kind, padding, slack) from the drawn one, for related cases.
 rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true, uint64_t salt = 0);
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role);
+// The tensor with every dimension but `dim` broadcast (0 strides) and `dim` packed: a huge input
+// that streams one long dimension from memory and binds only it.
+TensorDesc broadcast_except(TensorDesc t, size_t dim);
 // Copies, for every group of logical elements that share memory (0 strides), the first one's value
 // to the others (docs/case-format.md: elements that share memory must be equal).
 void share_broadcast_elements(const TensorDesc& t, Bytes& logical);
@@ -163,6 +234,11 @@ Bytes fill_movement(DataType type, uint64_t count, const FillSpec& spec);
 // REDUCE input data for groups of n elements that keeps every result and partial result
 // (in any summation order) inside docs/semantics.md's valid range; Exact mode keeps sums exact.
 Bytes fill_reduce(ReduceFunction f, DataType type, uint64_t count, uint64_t n, const FillSpec& spec);
+// Random integer SUM, L1 and SUM_SQUARE data (fill_reduce) with two elements replaced by odd values
+// past 2^24 (32-bit types) or 2^53 (64-bit ones), where a float or double accumulator stops being
+// exact; every group still fits the type. Only for data whose logical elements are all distinct
+// memory (no 0 strides): a shared element would count more than twice in a group.
+void widen_some(ReduceFunction f, DataType type, Bytes& data, const FillSpec& spec);
 // Index data as the index type; values must fit it.
 Bytes encode_indices(DataType index_type, const std::vector<int64_t>& values);
 std::vector<int64_t> decode_indices(DataType index_type, const Bytes& data);
@@ -251,7 +327,17 @@ void resize(Case& c, Role role, uint32_t dim, uint32_t size, Choices& choices);
 void ensure_strides(TensorDesc& t);
 Role pick_role(const Case& c, Choices& choices);
 uint32_t pick_dim(const TensorDesc& t, Choices& choices);
-// One output dimension one larger.
+// Out of range, but `valid` again in a field of 8, 16 or 31 bits: valid + 2^8, + 2^16, + 2^31, or
+// 2^32 - 1. A backend that keeps an axis, a count or a function in a narrow field reads the case as
+// the valid one it was (`valid` must be below 2^31).
+uint32_t past_a_width(uint32_t valid, Choices& choices);
+// A dimension's size made larger: by one, or one time in four by 2^8 or 2^16, which a field of 8 or
+// 16 bits would not see, when the tensor then holds at most `most_elements` elements.
+uint32_t grown_size(const TensorDesc& t, uint32_t dim, uint64_t most_elements, Choices& choices);
+// Outputs grow past a width while they stay below 2^31 elements (no T.ELEMENT_LIMIT); an invalid
+// case binds at most 1 MiB of them. Inputs, whose data a case lists, stay within 2^20.
+inline constexpr uint64_t kMostGrownOutput = uint64_t{1} << 31, kMostGrownInput = uint64_t{1} << 20;
+// One output dimension larger (grown_size).
 void grow_output(Case& c, Choices& choices);
 // The output retyped away from the input's type (a DTYPE_MATCH rule).
 void output_type_differs(Case& c, Choices& choices);

@@ -6,6 +6,7 @@
 //  - Special: NaN with payloads, ±inf, ±0, subnormals and integer extremes, only where docs/semantics.md
 //    defines the result: data movement (bit-exact) and MIN/MAX/ARGMIN/ARGMAX (finite specials
 //    only; NaN/Inf there is class U, REDUCE.NONFINITE). Other reductions fall back to Random.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -75,66 +76,83 @@ double exact_int_limit(DataType t) {
   }
 }
 
-// Floating-point specials as bit patterns of the element width.
-uint64_t special_float_bits(DataType t, Prng& prng, bool finite_only) {
-  const uint64_t choice = prng.below(finite_only ? 7 : 11);
-  const uint64_t payload = 1 + prng.below(1000);
+// The layout of an IEEE binary type's bits: sign, exponent, mantissa.
+struct FloatBits {
+  int mantissa, exponent;
+};
+FloatBits float_bits(DataType t) {
   switch (t) {
-    case DataType::FLOAT16: {
-      const uint16_t table[] = {0x0000,
-                                0x8000,
-                                0x0001,
-                                0x03FF,
-                                0x7BFF,
-                                0xFBFF,
-                                0x0400,
-                                0x7C00,
-                                0xFC00,
-                                0x7E00,
-                                static_cast<uint16_t>(0x7C00 | (payload & 0x1FF))};
-      return table[choice];
-    }
-    case DataType::FLOAT32: {
-      const uint32_t table[] = {0x00000000u,
-                                0x80000000u,
-                                0x00000001u,
-                                0x007FFFFFu,
-                                0x7F7FFFFFu,
-                                0xFF7FFFFFu,
-                                0x00800000u,
-                                0x7F800000u,
-                                0xFF800000u,
-                                0x7FC00000u,
-                                static_cast<uint32_t>(0xFFC00000u | payload)};
-      return table[choice];
-    }
-    default: {
-      const uint64_t table[] = {0x0ull,
-                                0x8000000000000000ull,
-                                0x1ull,
-                                0x000FFFFFFFFFFFFFull,
-                                0x7FEFFFFFFFFFFFFFull,
-                                0xFFEFFFFFFFFFFFFFull,
-                                0x0010000000000000ull,
-                                0x7FF0000000000000ull,
-                                0xFFF0000000000000ull,
-                                0x7FF8000000000000ull,
-                                0x7FF0000000000000ull | payload};
-      return table[choice];
-    }
+    case DataType::FLOAT16: return {10, 5};
+    case DataType::FLOAT32: return {23, 8};
+    default: return {52, 11};
+  }
+}
+
+// Floating-point specials as bit patterns of the element width, each sign alike: ±0, the smallest,
+// the largest and a random subnormal, the largest finite value and the smallest normal one (the
+// finite ones, which MIN and MAX take as valid data), then ±infinity, the default quiet NaN, quiet
+// NaNs with a payload and signalling NaNs (quiet bit clear, payload nonzero). A conversion
+// through another float type quiets a signalling NaN; a kernel that flushes subnormals or adds
+// 0.0 loses the subnormals or -0. Data movement is bit-exact for all of them.
+uint64_t special_float_bits(DataType t, Prng& prng, bool finite_only) {
+  const FloatBits f = float_bits(t);
+  const uint64_t mantissa_mask = (uint64_t{1} << f.mantissa) - 1;
+  const uint64_t quiet = uint64_t{1} << (f.mantissa - 1);
+  const uint64_t exponent_mask = ((uint64_t{1} << f.exponent) - 1) << f.mantissa;
+  const uint64_t sign = prng.coin() ? uint64_t{1} << (f.mantissa + f.exponent) : 0;
+  const uint64_t random = prng.next();
+  switch (prng.below(finite_only ? 7 : 13)) {
+    case 0: return 0;
+    case 1: return uint64_t{1} << (f.mantissa + f.exponent);  // -0
+    case 2: return sign | 1;                                  // the smallest subnormal
+    case 3: return sign | mantissa_mask;                      // the largest subnormal
+    case 4: return sign | (1 + random % mantissa_mask);       // a subnormal
+    case 5: return sign | (exponent_mask - (uint64_t{1} << f.mantissa)) | mantissa_mask;  // the largest
+    case 6: return sign | (uint64_t{1} << f.mantissa);                                    // smallest normal
+    case 7: return sign | exponent_mask;                                                  // infinity
+    case 8: return exponent_mask | quiet;                                      // the default quiet NaN
+    case 9: return sign | exponent_mask | quiet | (1 + random % (quiet - 1));  // quiet, with a payload
+    case 10: return sign | exponent_mask | (1 + random % (quiet - 1));         // signalling
+    case 11: return sign | exponent_mask | 1;                                  // signalling, payload 1
+    default: return sign | exponent_mask | (quiet - 1);                        // signalling, all ones
+  }
+}
+
+// Integer values where narrow or float arithmetic goes wrong: the type's extremes and their
+// neighbours, 0 and -1, the first integers a float (2^24 + 1) or a double (2^53 + 1) cannot hold,
+// and the edges of narrower widths (2^8, 2^15, 2^16, 2^31, 2^32, each with its neighbours), of
+// either sign where the type has one; values outside the type are left for another pick.
+void put_edge_int(DataType t, std::byte* p, Prng& prng) {
+  const IntLimits l = int_limits(t);
+  const bool sgn = is_signed_integer(t);
+  for (;;) {
+    const uint64_t pick = prng.below(10);
+    if (pick == 0) return put_int(t, p, l.min);
+    if (pick == 1) return put_uint(t, p, l.max);
+    if (pick == 2) return put_int(t, p, l.min + 1);
+    if (pick == 3) return put_uint(t, p, l.max - 1);
+    if (pick == 4) return put_int(t, p, sgn ? -1 : 0);
+    static constexpr int kExponents[] = {8, 15, 16, 24, 31, 32, 53};
+    const int e = kExponents[prng.below(std::size(kExponents))];
+    const uint64_t v = (uint64_t{1} << e) + (prng.below(3) - 1);  // 2^e - 1, 2^e or 2^e + 1
+    const bool negative = sgn && prng.coin();
+    if (!negative && v <= l.max) return put_uint(t, p, v);
+    if (negative && v <= static_cast<uint64_t>(-(l.min + 1)) + 1)
+      return put_int(t, p, -static_cast<int64_t>(v));
   }
 }
 
 // Integer extremes and their neighbours.
 void put_special_int(DataType t, std::byte* p, Prng& prng) {
   const IntLimits l = int_limits(t);
-  switch (prng.below(7)) {
+  switch (prng.below(8)) {
     case 0: put_int(t, p, l.min); break;
     case 1: put_uint(t, p, l.max); break;
     case 2: put_int(t, p, 0); break;
     case 3: put_int(t, p, is_signed_integer(t) ? -1 : 1); break;
     case 4: put_int(t, p, l.min + 1); break;
     case 5: put_uint(t, p, l.max - 1); break;
+    case 6: put_edge_int(t, p, prng); break;
     default: put_bits(t, p, prng.next()); break;
   }
 }
@@ -148,12 +166,25 @@ void put_small(DataType t, std::byte* p, int64_t lo, int64_t hi, int scale, Prng
     put_int(t, p, v);
 }
 
-// A random finite float in [-r, r] on a 1/256 grid (so away from underflow).
+// A random finite float in [lo, hi] on a grid of 1/256, or finer for a range narrower than 8 (so
+// that it holds 32 steps), never finer than the type's smallest normal number (away from
+// underflow).
 void put_random_float(DataType t, std::byte* p, double lo, double hi, Prng& prng) {
+  const double smallest_normal = t == DataType::FLOAT16   ? 0x1p-14
+                                 : t == DataType::FLOAT32 ? 0x1p-126
+                                                          : 0x1p-1022;
+  double grid = 1.0 / 256;
+  while (grid > (hi - lo) / 32 && grid / 2 >= smallest_normal) grid /= 2;
   const double u = static_cast<double>(prng.below(1u << 20)) / static_cast<double>(1u << 20);
   double v = lo + (hi - lo) * u;
-  v = std::round(v * 256.0) / 256.0;
+  v = std::round(v / grid) * grid;
   from_double(t, v, p);
+}
+
+// The largest power-of-two exponent s <= 0 with 2^s <= fit: integers scaled by 2^s, n of them,
+// stay within n * fit when fit < 1 (a fold longer than the type's exact integers, FLOAT16's 2048).
+int fine_scale(double fit) {
+  return fit >= 1 ? 0 : static_cast<int>(std::floor(std::log2(fit)));
 }
 
 }  // namespace
@@ -186,10 +217,13 @@ Bytes fill_movement(DataType t, uint64_t count, const FillSpec& spec) {
         // Data movement is bit-exact for every bit pattern, so random float data mixes in the
         // specials (NaN payloads, -0.0, infinities, subnormals) one element in four: a backend
         // that moves floats by value must be caught without the Special mode.
+        // Random integers are mostly wide; one in eight sits at an edge (put_edge_int).
         if (is_float(t) && prng.below(4) == 0)
           put_bits(t, p, special_float_bits(t, prng, false));
         else if (is_float(t))
           put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+        else if (prng.below(8) == 0)
+          put_edge_int(t, p, prng);
         else
           put_bits(t, p, prng.next());
         break;
@@ -239,8 +273,14 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
           else
             put_special_int(t, p, prng);
         } else if (mode == DataMode::Random) {
-          if (fp)
+          // One element in eight at a special bit pattern (finite: NaN and infinity are class U
+          // here) or an integer edge; MIN and MAX return an element's bits, so they must keep them.
+          if (fp && prng.below(8) == 0)
+            put_bits(t, p, special_float_bits(t, prng, true));
+          else if (fp)
             put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+          else if (prng.below(8) == 0)
+            put_edge_int(t, p, prng);
           else
             put_bits(t, p, prng.next());
         } else {
@@ -251,11 +291,13 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::AVERAGE:
       case ReduceFunction::L1: {
         if (mode == DataMode::Exact || !fp) {
-          // Integers: Random mode uses the whole headroom, Exact stays small.
+          // Integers: Random mode uses half the headroom (the other half is for widen_some()),
+          // Exact stays small.
           const int64_t m =
-              mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit);
+              mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit / 2);
           // Signed: |x| <= m keeps |partial| <= n*m; abs() of such x never overflows either.
-          put_small(t, p, sgn ? -m : 0, m, fp ? std::min(scale, 0) : 0, prng);
+          put_small(t, p, sgn ? -m : 0, m,
+                    fp ? std::min({scale, 0, fine_scale(type_limit / static_cast<double>(n))}) : 0, prng);
         } else {
           const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
           put_random_float(t, p, -b, b, prng);
@@ -265,9 +307,11 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::SUM_SQUARE:
       case ReduceFunction::L2: {
         if (mode == DataMode::Exact || !fp) {
-          const int64_t bound = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(type_limit / n)));
+          const double headroom = mode == DataMode::Exact ? type_limit : type_limit / 2;
+          const int64_t bound = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(headroom / n)));
           const int64_t m = mode == DataMode::Exact ? std::min(r, bound) : bound;
-          put_small(t, p, sgn ? -m : 0, m, 0, prng);
+          put_small(t, p, sgn ? -m : 0, m, fp ? fine_scale(std::sqrt(headroom / static_cast<double>(n))) : 0,
+                    prng);
         } else {
           const double b = std::min(16.0 * r, std::sqrt(0.25 * float_max(t) / n));
           put_random_float(t, p, -b, b, prng);
@@ -277,20 +321,23 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::LOG_SUM: {
         // log(sum x) needs a positive sum: positive data.
         if (mode == DataMode::Exact) {
-          put_small(t, p, 1, std::min(r, per_element(type_limit)), 0, prng);
+          put_small(t, p, 1, std::min(r, per_element(type_limit)),
+                    fine_scale(type_limit / static_cast<double>(n)), prng);
         } else {
           const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
-          put_random_float(t, p, 0.25, std::max(0.5, b), prng);
+          put_random_float(t, p, std::min(0.25, b / 2), std::max(std::min(0.5, b), b), prng);
         }
         break;
       }
       case ReduceFunction::LOG_SUM_EXP: {
-        // exp(x) summed n times stays below 30000 (finite even in FLOAT16).
-        const double a = std::clamp(std::log(30000.0 / n), 0.0, 4.0);
+        // exp(x) summed n times stays below 30000 (finite even in FLOAT16): x in [-a, a], or, for
+        // folds longer than 30000, in [a - 4, a] with a = log(30000 / n) below 0.
+        const double a = std::min(std::log(30000.0 / n), 4.0);
+        const double lo = a >= 0 ? -a : a - 4;
         if (mode == DataMode::Exact)
-          put_small(t, p, -static_cast<int64_t>(a), static_cast<int64_t>(a), 0, prng);
+          put_small(t, p, static_cast<int64_t>(std::ceil(lo)), static_cast<int64_t>(std::floor(a)), 0, prng);
         else
-          put_random_float(t, p, -a, a, prng);
+          put_random_float(t, p, lo, a, prng);
         break;
       }
       case ReduceFunction::MULTIPLY:
@@ -315,8 +362,20 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       default: budget = 6; break;
     }
     int up = 0, down = 0;
+    // Random integer data: two odd factors 2^w + 1 as wide as the budget allows, whose product
+    // (past 2^24 for 32-bit types, past 2^53 for 64-bit ones) no float or double accumulator holds.
+    std::vector<uint64_t> wide;
+    if (!fp && mode == DataMode::Random && count >= 2) {
+      const int w = budget / 2 - 1;
+      for (int k = 0; k < 2; ++k) wide.push_back(prng.below(count)), up += w + 1;
+    }
     for (uint64_t i = 0; i < count; ++i) {
       std::byte* p = out.data() + i * es;
+      if (std::find(wide.begin(), wide.end(), i) != wide.end()) {
+        const int64_t v = (int64_t{1} << (budget / 2 - 1)) + 1;
+        put_int(t, p, sgn && prng.coin() ? -v : v);
+        continue;
+      }
       const bool negative = sgn && prng.coin();
       const uint64_t pick = prng.below(4);
       double v = 1.0;
@@ -327,6 +386,27 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
     }
   }
   return out;
+}
+
+void widen_some(ReduceFunction f, DataType t, Bytes& data, const FillSpec& spec) {
+  const bool sums = f == ReduceFunction::SUM || f == ReduceFunction::L1;
+  if (is_float(t) || spec.mode != DataMode::Random || !(sums || f == ReduceFunction::SUM_SQUARE)) return;
+  const size_t es = element_size(t);
+  const uint64_t count = data.size() / es;
+  if (count == 0) return;
+  Prng prng(mix_seed(spec.seed, 0x31d3u));
+  const double limit = static_cast<double>(int_limits(t).max);
+  // The largest magnitude two of which still fit with fill_reduce's half of the headroom, and
+  // where a float (2^24) or a double (2^53) accumulator stops being exact.
+  const double most = sums ? limit / 4 : std::sqrt(limit / 4);
+  const double exact = element_size(t) == 8 ? 9007199254740992.0 : 16777216.0;
+  const double least = sums ? exact : std::sqrt(exact);
+  if (most <= least + 2) return;
+  for (int k = 0; k < 2; ++k) {
+    const uint64_t span = static_cast<uint64_t>(most - least) - 1;
+    const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(least) + 1 + prng.below(span)) | 1;
+    put_int(t, data.data() + prng.below(count) * es, is_signed_integer(t) && prng.coin() ? -v : v);
+  }
 }
 
 Bytes encode_indices(DataType t, const std::vector<int64_t>& values) {

@@ -45,11 +45,20 @@ struct Variation {
   uint64_t data_salt = 0;    // nonzero: other data and index values
 };
 
+// How large a valid case is: drawn (most cases a few thousand elements at most, a few in a hundred
+// up to 2^18 elements, build.h's Magnitude), or huge: an output (REDUCE: an input) of tens of MiB,
+// past the caches of a CPU, where fast kernels switch to streaming stores.
+enum class CaseSize { Drawn, Huge };
+
 // A valid case at `level`, any operator in `ops` (all when empty).
 rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
 // A valid case that exercises one support-table cell (its op/function, role, type and rank).
 rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
-                                  Variation variation = {});
+                                  Variation variation = {}, CaseSize size = CaseSize::Drawn);
+// The cells of `level` (of the operators in `ops`, all when empty) a certification asks for huge
+// cases, `per_operator` of each operator: its widest data types first (a cache's threshold counts
+// bytes), over its ranks; for REDUCE, SUM, MAX and MIN of 4-byte types first.
+std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind>& ops, int per_operator);
 // The cases of `gen` asked at another feature level: the same descriptor and data, classified
 // there by the validator (valid, invalid or class U; `expect` and `violates` say which).
 rc::Gen<Case> at_level(rc::Gen<Case> gen, FeatureLevel level);

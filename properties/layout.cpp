@@ -95,10 +95,59 @@ TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& s
   return t;
 }
 
+namespace {
+
+// Whether the dimensions of t with a nonzero stride map distinct coordinates to distinct elements,
+// by a sufficient test: in increasing order of stride, each stride passes the farthest offset the
+// smaller ones reach. Every layout realize_layout makes passes it.
+bool injective_apart_from_zero_strides(const TensorDesc& t, const std::vector<uint64_t>& strides) {
+  std::vector<std::pair<uint64_t, uint64_t>> dims;  // (stride, size)
+  for (size_t d = 0; d < t.sizes.size(); ++d)
+    if (t.sizes[d] >= 2 && strides[d] != 0) dims.emplace_back(strides[d], t.sizes[d]);
+  std::sort(dims.begin(), dims.end());
+  unsigned __int128 reach = 0;
+  for (const auto& [stride, size] : dims) {
+    if (stride <= reach) return false;
+    reach += static_cast<unsigned __int128>(stride) * (size - 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+TensorDesc broadcast_except(TensorDesc t, size_t dim) {
+  t.strides = std::vector<uint32_t>(t.sizes.size(), 0);
+  if (dim < t.sizes.size()) (*t.strides)[dim] = 1;
+  t.total_bytes = min_implied_bytes(t).value_or(0);
+  return t;
+}
+
 void share_broadcast_elements(const TensorDesc& t, Bytes& logical) {
-  if (!t.strides) return;
+  if (!t.strides || t.strides->size() != t.sizes.size()) return;
   const size_t es = element_size(t.type);
   const auto strides = effective_strides(t);
+  const size_t rank = t.sizes.size();
+  if (injective_apart_from_zero_strides(t, strides)) {
+    // Two elements share memory exactly when they differ only in 0-stride coordinates: each takes
+    // the value of the one whose 0-stride coordinates are 0, which comes first. Linear, where the
+    // general walk below keeps a map entry per element (seconds for a huge tensor).
+    bool any = false;
+    for (size_t d = 0; d < rank; ++d) any = any || (strides[d] == 0 && t.sizes[d] >= 2);
+    if (!any) return;
+    std::vector<uint64_t> row_major(rank, 1);
+    for (size_t d = rank; d-- > 1;) row_major[d - 1] = row_major[d] * t.sizes[d];
+    uint64_t i = 0;
+    for_each_coord(t.sizes, [&](const Coord& c) {
+      uint64_t first = 0;
+      for (size_t d = 0; d < rank; ++d)
+        if (strides[d] != 0) first += c[d] * row_major[d];
+      if (first != i && (i + 1) * es <= logical.size())
+        std::copy_n(logical.begin() + static_cast<ptrdiff_t>(first * es), es,
+                    logical.begin() + static_cast<ptrdiff_t>(i * es));
+      ++i;
+    });
+    return;
+  }
   std::map<uint64_t, uint64_t> first;  // element offset -> first logical index there
   uint64_t i = 0;
   for_each_coord(t.sizes, [&](const Coord& c) {

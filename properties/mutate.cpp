@@ -158,10 +158,27 @@ uint32_t pick_dim(const TensorDesc& t, Choices& choices) {
   return static_cast<uint32_t>(choices.below(t.rank()));
 }
 
+uint32_t past_a_width(uint32_t valid, Choices& choices) {
+  switch (choices.below(4)) {
+    case 0: return valid + (1u << 8);
+    case 1: return valid + (1u << 16);
+    case 2: return valid + (1u << 31);
+    default: return 0xFFFFFFFFu;
+  }
+}
+
+uint32_t grown_size(const TensorDesc& t, uint32_t dim, uint64_t most_elements, Choices& choices) {
+  const uint32_t size = t.sizes[dim];
+  if (choices.below(4) != 0) return size + 1;
+  const uint32_t grown = size + (choices.coin() ? (1u << 16) : (1u << 8));
+  const uint64_t others = element_count(t.sizes).value_or(UINT64_MAX) / std::max(size, 1u);
+  return others <= most_elements / grown ? grown : size + 1;
+}
+
 void grow_output(Case& c, Choices& choices) {
   const TensorDesc& o = *tensor(c.op, Role::OUTPUT);
   const uint32_t dim = pick_dim(o, choices);
-  resize(c, Role::OUTPUT, dim, o.sizes[dim] + 1, choices);
+  resize(c, Role::OUTPUT, dim, grown_size(o, dim, kMostGrownOutput, choices), choices);
 }
 
 void output_type_differs(Case& c, Choices& choices) {

@@ -1,65 +1,36 @@
 // Valid SLICE cases: Output[c] = Input[Offsets + Strides * c] with every read in bounds
-// (SLICE.IN_BOUNDS), strides >= 1 (0 is class U, SLICE.STRIDE_ZERO), large strides up to the
-// input size, strides at the 32-bit edges where a dimension reads one element, and windows that
-// touch either edge. Invalid bounds include sums Offsets + Strides * (Sizes - 1) that pass 2^32.
+// (SLICE.IN_BOUNDS), strides >= 1 (0 is class U, SLICE.STRIDE_ZERO), strides within and beyond the
+// window, strides at the 32-bit edges where a dimension reads one element, and reads that touch
+// either edge; the window shape is SLICE1's (windows.cpp). Invalid bounds include sums
+// Offsets + Strides * (Sizes - 1) that pass 2^32.
 #include "build.h"
 
 namespace dmlcert::props {
 namespace {
 
-// Raw choices for one dimension; all shrink towards 0, which realizes to size 1, stride 1.
-struct SliceDim {
-  uint32_t in = 0, stride = 0, count = 0, offset = 0;
-  uint8_t edge = 0;          // 0: random offset and count, 1: as many elements as fit, 2: touch the end
-  bool stride_edge = false;  // a dimension that reads one element takes a stride at a 32-bit edge
-};
-
-rc::Gen<SliceDim> slice_dim_gen() {
-  return rc::gen::construct<SliceDim>(raw_size(), raw(), raw(), raw(), rc::gen::element<uint8_t>(0, 1, 2),
-                                      rc::gen::weightedElement<bool>({{5, false}, {1, true}}));
+// Strides that make Strides * (Sizes - 1) or Sizes * Strides leave 32 bits.
+int64_t edge_stride(uint32_t choice, bool) {
+  constexpr uint32_t kEdgeStrides[] = {0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+  return kEdgeStrides[choice % std::size(kEdgeStrides)];
 }
 
-// Strides that make Strides * (Sizes - 1) or Sizes * Strides leave 32 bits.
-constexpr uint32_t kEdgeStrides[] = {0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
-
-Case realize(const CaseSpec& spec, DataType type, const std::vector<SliceDim>& dims, const SizeBudget& budget,
-             const LayoutSpec& in_layout, const LayoutSpec& out_layout, const FillSpec& fill) {
+// SLICE reads Offsets + Strides * c: the window's first element, or, for a window at the end, the
+// offset that puts the last read on the input's last element.
+OperatorDesc describe(const std::vector<WindowDim>& dims, TensorDesc input, TensorDesc output) {
   SliceDesc d;
-  std::vector<uint32_t> raw_sizes;
-  for (const SliceDim& dim : dims) raw_sizes.push_back(dim.in);
-  const Sizes in_sizes = budgeted_sizes(raw_sizes, budget);
-  for (size_t i = 0; i < dims.size(); ++i) {
-    const SliceDim& dim = dims[i];
-    const uint32_t in = in_sizes[i];
-    uint32_t stride = 1 + dim.stride % in;
-    const uint32_t max_count = 1 + (in - 1) / stride;
-    const uint32_t count = dim.edge == 1 ? max_count : 1 + dim.count % max_count;
-    const uint32_t max_offset = in - 1 - stride * (count - 1);
-    const uint32_t offset = dim.edge == 2 ? max_offset : dim.offset % (max_offset + 1);
-    // One element read: Offsets + Strides * 0 is in bounds whatever the stride.
-    if (count == 1 && dim.stride_edge) stride = kEdgeStrides[dim.stride % std::size(kEdgeStrides)];
-    d.offsets.push_back(offset);
-    d.sizes.push_back(count);
-    d.strides.push_back(stride);
+  for (const WindowDim& w : dims) {
+    const uint32_t span = static_cast<uint32_t>(static_cast<uint64_t>(w.stride) * (w.count - 1) + 1);
+    d.offsets.push_back(w.at_end ? w.offset + w.window - span : w.offset);
+    d.sizes.push_back(w.count);
+    d.strides.push_back(static_cast<uint32_t>(w.stride));
   }
-  d.input = realize_layout(type, in_sizes, in_layout, true);
-  d.output = realize_layout(type, d.sizes, out_layout, false);
-  Case c = new_case(spec, d);
-  c.data.input = fill_movement(type, element_count(in_sizes).value_or(0), fill);
-  share_broadcast_elements(d.input, c.data.input);
-  return c;
+  d.input = std::move(input);
+  d.output = std::move(output);
+  return d;
 }
 
 rc::Gen<Case> valid(const CaseSpec& spec) {
-  const RankRange ranks = rank_range(spec);
-  return rc::gen::apply(
-      [spec](DataType type, const std::vector<SliceDim>& dims, const SizeBudget& budget,
-             const LayoutSpec& in_layout, const LayoutSpec& out_layout,
-             const FillSpec& fill) { return realize(spec, type, dims, budget, in_layout, out_layout, fill); },
-      type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      ranked(ranks, slice_dim_gen()), budget_gen(),
-      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt),
-      layout_gen(false, true, spec.layout_salt), fill_gen(spec.mode, spec.data_salt));
+  return window_case(spec, WindowOperator{false, edge_stride, describe});
 }
 
 }  // namespace
@@ -75,7 +46,17 @@ OperatorGenerators slice_generators() {
        [](Case& c, Choices& choices) {
          auto& d = as<SliceDesc>(c);
          const uint32_t i = pick_dim(d.input, choices);
-         if (choices.below(3) == 2) {
+         const uint64_t how = choices.below(4);
+         const uint64_t reach = uint64_t{d.strides[i]} * (d.sizes[i] - 1);
+         if (how == 3) {
+           // The offset 2^8 or 2^16 on, past the input: a field of 8 or 16 bits keeps the valid one.
+           for (const uint32_t width : {1u << 8, 1u << 16})
+             if (d.offsets[i] + width + reach >= d.input.sizes[i] && (width == 1u << 16 || choices.coin())) {
+               d.offsets[i] += width;
+               return;
+             }
+         }
+         if (how == 2) {
            // The last read lands 2^32 elements past the offset: Offsets + Strides * (Sizes - 1)
            // equals the (in-range) offset once taken modulo 2^32.
            const uint32_t k = 1 + static_cast<uint32_t>(choices.below(3));
@@ -86,8 +67,8 @@ OperatorGenerators slice_generators() {
          }
          // The last read lands at or one past the end (a valid case reaches at most
          // Input.Sizes[i]-1, so the offset stays >= 1 before the shift).
-         const uint32_t reach = d.strides[i] * (d.sizes[i] - 1);
-         d.offsets[i] = d.input.sizes[i] - reach + static_cast<uint32_t>(choices.below(2));
+         d.offsets[i] =
+             d.input.sizes[i] - static_cast<uint32_t>(reach) + static_cast<uint32_t>(choices.below(2));
        }},
   };
   g.unspecified = {

@@ -37,8 +37,9 @@ rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops) {
 }
 
 rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
-                                  Variation variation) {
+                                  Variation variation, CaseSize size) {
   CaseSpec spec;
+  spec.huge = size == CaseSize::Huge;
   spec.level = level;
   spec.op = cell.op;
   spec.function = cell.function;
@@ -65,6 +66,35 @@ rc::Gen<Case> at_level(rc::Gen<Case> gen, FeatureLevel level) {
     c.name += "/at-" + std::string(name(level));
     return c;
   });
+}
+
+std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind>& ops, int per_operator) {
+  // Lower is asked first.
+  auto priority = [](const SupportCell& c) {
+    const size_t bytes = element_size(c.type);
+    if (c.op == OpKind::REDUCE) {
+      const bool streams = c.function == ReduceFunction::SUM || c.function == ReduceFunction::MAX ||
+                           c.function == ReduceFunction::MIN;
+      return (streams ? 0 : 2) + (bytes == 4 ? 0 : 1);
+    }
+    return bytes >= 8 ? 0 : bytes == 4 ? 1 : 2;
+  };
+  std::vector<SupportCell> out;
+  for (OpKind op : ops_at(level, ops)) {
+    std::vector<SupportCell> candidates;
+    for (const SupportCell& c : support_cells(level))
+      if (c.op == op && c.role == Role::INPUT) candidates.push_back(c);
+    // Rank 2 first: a huge case keeps its input to one row broadcast over a second dimension.
+    auto rank_order = [](uint32_t rank) { return rank == 1 ? 9u : rank; };
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const SupportCell& a, const SupportCell& b) {
+      return std::pair(priority(a), rank_order(a.rank)) < std::pair(priority(b), rank_order(b.rank));
+    });
+    // Spread over the list: the first of every per_operator-th part, so that both the widest types
+    // and the next ones, at low and high ranks, are asked.
+    const size_t n = std::min(candidates.size(), static_cast<size_t>(std::max(per_operator, 0)));
+    for (size_t j = 0; j < n; ++j) out.push_back(candidates[j * candidates.size() / n]);
+  }
+  return out;
 }
 
 std::vector<CellTarget> cell_targets(FeatureLevel level, const std::vector<OpKind>& ops) {

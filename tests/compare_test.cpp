@@ -89,6 +89,24 @@ std::vector<CompareRow> compare_rows() {
                   Values::bits({0x80000000}).encode(F32), Values({0.0}).encode(F32), false});
   rows.push_back({"DataMovementOneUlpOffFails", slice_case(F32, Values({1.0})), Values({1.0}).encode(F32),
                   Values({next_up(1.0f)}).encode(F32), false});
+  // What conversions and fast-math do to bits that data movement must keep, in every float type: a
+  // signalling NaN comes back quiet (its quiet bit set), a subnormal flushed to zero.
+  const DataType F64 = DataType::FLOAT64;
+  rows.push_back({"DataMovementSignallingNanQuietedFails", slice_case(F32, Values::bits({0xFF800001})),
+                  Values::bits({0xFF800001}).encode(F32), Values::bits({0xFFC00001}).encode(F32), false});
+  rows.push_back({"DataMovementFp16SignallingNanQuietedFails", slice_case(F16, Values::bits({0x7C01})),
+                  Values::bits({0x7C01}).encode(F16), Values::bits({0x7E01}).encode(F16), false});
+  rows.push_back({"DataMovementFp64SignallingNanQuietedFails",
+                  slice_case(F64, Values::bits({0x7FF0000000000001})),
+                  Values::bits({0x7FF0000000000001}).encode(F64),
+                  Values::bits({0x7FF8000000000001}).encode(F64), false});
+  rows.push_back({"DataMovementSubnormalFlushedFails", slice_case(F32, Values::bits({0x80000001})),
+                  Values::bits({0x80000001}).encode(F32), Values::bits({0x80000000}).encode(F32), false});
+  rows.push_back({"DataMovementFp16SubnormalFlushedFails", slice_case(F16, Values::bits({0x03FF})),
+                  Values::bits({0x03FF}).encode(F16), Values::bits({0x0000}).encode(F16), false});
+  rows.push_back(
+      {"DataMovementFp64SameSignallingNanPasses", slice_case(F64, Values::bits({0xFFF0000000000002})),
+       Values::bits({0xFFF0000000000002}).encode(F64), Values::bits({0xFFF0000000000002}).encode(F64), true});
   // Float reductions: ±0 equal, any NaN equals any NaN.
   rows.push_back({"FloatReductionZeroSignsEqual", reduce_case(ReduceFunction::SUM, F32, Values({-0.0, -0.0})),
                   Values::bits({0x80000000}).encode(F32), Values({0.0}).encode(F32), true});
@@ -100,6 +118,9 @@ std::vector<CompareRow> compare_rows() {
                   Values({0.0}).encode(F32), Values::bits({0x80000000}).encode(F32), true});
   rows.push_back({"FloatMaxIsBitExact", reduce_case(ReduceFunction::MAX, F32, Values({1.0, 0.5})),
                   Values({1.0}).encode(F32), Values({next_up(1.0f)}).encode(F32), false});
+  rows.push_back({"FloatMaxSubnormalFlushedFails",
+                  reduce_case(ReduceFunction::MAX, F32, Values::bits({0x00000001, 0xBF800000})),
+                  Values::bits({0x00000001}).encode(F32), Values({0.0}).encode(F32), false});
   rows.push_back({"IntegerSumIsExact", reduce_case(ReduceFunction::SUM, DataType::INT32, Values({1, 2, 3})),
                   Values({6}).encode(DataType::INT32), Values({7}).encode(DataType::INT32), false});
   rows.push_back({"NanDoesNotMatchANumber", reduce_case(ReduceFunction::SUM, F32, Values({1.0, 2.0})),

@@ -422,7 +422,7 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
 TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
   const fs::path dir = scratch("per_place");
   auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L2_1);  // rank 4 only: few cells
-  o.budget.per_cell_mode = 4;  // eight cases a cell: past the cap of two
+  o.budget.per_cell_mode = 4;               // eight cases a cell: past the cap of two
   o.engine.max_investigated_per_cause = 0;  // every failure here has one cause: the next test's cap
   int opened = 0;
   std::string error;

@@ -139,12 +139,13 @@ TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
 // The cause the engine asks about before it investigates a failure again (EngineOptions::cause) is
 // the reports' group: addresses count as numbers, the kind of signal does not.
 TEST(FailureGroups, ACauseIgnoresNumbersAndAddressesButNotTheKind) {
-  const std::string segv_low =
-      cause_key("cells/REDUCE.MAX/output/INT32/r4/random/0", Outcome::Crash,
-                "backend process killed by signal 11 (Segmentation fault) at address 0x30 (outside every binding)");
-  const std::string segv_high = cause_key(
-      "levels/1_0/cells/REDUCE.MAX/output/FLOAT32/r4/exact/0", Outcome::Crash,
-      "backend process killed by signal 11 (Segmentation fault) at address 0x7f3a0012c0 (outside every binding)");
+  const std::string segv_low = cause_key(
+      "cells/REDUCE.MAX/output/INT32/r4/random/0", Outcome::Crash,
+      "backend process killed by signal 11 (Segmentation fault) at address 0x30 (outside every binding)");
+  const std::string segv_high =
+      cause_key("levels/1_0/cells/REDUCE.MAX/output/FLOAT32/r4/exact/0", Outcome::Crash,
+                "backend process killed by signal 11 (Segmentation fault) at address 0x7f3a0012c0 (outside "
+                "every binding)");
   const std::string abort = cause_key("cells/REDUCE.MAX/output/INT32/r4/random/1", Outcome::Crash,
                                       "backend process killed by signal 6 (Aborted)");
   EXPECT_EQ(segv_low, segv_high);

@@ -397,13 +397,13 @@ TEST(RunnerMemoryBudget, CaseOverTheBudgetIsSkippedBeforeAnythingIsAllocated) {
   auto backend = testing::MockBackend::claiming_everything();
   EXPECT_CALL(*backend, execute(_, _, _)).Times(0);
   ::testing::StrictMock<MockOracle> oracle;  // any call fails the test
-  Runner runner(*backend, oracle);           // the default budget, 256 MiB
+  Runner runner(*backend, oracle);           // the default budget, 512 MiB
   const CaseReport r = runner.run(slice_with_a_1gib_input());
   EXPECT_EQ(name(r.outcome), "skipped");
   EXPECT_FALSE(r.executed);
   EXPECT_THAT(r.detail,
               ::testing::HasSubstr("needs about 4.0 GiB (bindings 1.0 GiB: input 1.0 GiB, output 16 B"));
-  EXPECT_THAT(r.detail, ::testing::HasSubstr("more than the limit of 268435456 bytes (--max-case-bytes)"));
+  EXPECT_THAT(r.detail, ::testing::HasSubstr("more than the limit of 536870912 bytes (--max-case-bytes)"));
 }
 
 TEST(RunnerMemoryBudget, CaseWithinARaisedBudgetRuns) {

@@ -40,6 +40,17 @@ class BoundTensor {
   DataType type() const { return desc_.type; }
   std::size_t element_bytes() const { return element_bytes_; }
   Byte* at(const Coord& c) const { return data_ + element_offset(c, strides_) * element_bytes_; }
+  // at(unravel(flat, sizes())), without building the coordinate: REDUCE walks every element of a
+  // group by its row-major index, and a huge case has millions.
+  Byte* at_row_major(uint64_t flat) const {
+    uint64_t offset = 0;
+    for (std::size_t i = desc_.sizes.size(); i-- > 0;) {
+      if (desc_.sizes[i] == 0) continue;
+      offset += flat % desc_.sizes[i] * strides_[i];
+      flat /= desc_.sizes[i];
+    }
+    return data_ + offset * element_bytes_;
+  }
 
  private:
   const TensorDesc& desc_;

@@ -183,7 +183,8 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
   for_each_coord(d.output.sizes, [&](const Coord& c) {
     if (g >= groups.size()) return;  // only if Output.Sizes broke REDUCE.OUTPUT_SIZES
     Elements xs;
-    for (uint64_t flat : groups[g]) xs.push_back(input.at(unravel(flat, d.input.sizes)));
+    xs.reserve(groups[g].size());
+    for (uint64_t flat : groups[g]) xs.push_back(input.at_row_major(flat));
     ++g;
     std::byte* dst = output.at(c);
     switch (f) {

@@ -26,6 +26,9 @@ struct Budget {
   // certification level.
   double per_lower_cell = 1;
   int per_lower_rule = 1;
+  // Cells per operator whose cases are also asked huge (props::huge_cells): tens of MiB, past the
+  // caches, where fast kernels switch to streaming stores.
+  int huge_per_operator = 0;
   // The wall time a run of this budget may take, however slow or crashy the backend (the default
   // of --time-limit): at the bound it stops, its reports say what did not run and why. Several
   // times what the budget takes on two cores, and for quick under 10 minutes with the time to

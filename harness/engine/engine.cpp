@@ -457,8 +457,9 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
   // alone; (3) shrink what fails alone.
   // Watched after the call when the fault showed after the return: a late write, or a process that
   // died after the call had returned. A crash in the call shows in the call.
-  const bool settle = is_late_fault(outcome) ||
-                      (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
+  const bool settle =
+      is_late_fault(outcome) ||
+      (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
   if (options_.confirm && fresh_ && affordable && !run_must_end()) {
     if (sequence_fails({&out.c}, outcome, settle)) {
       f.confirmation = Failure::Confirmation::Reproduced;

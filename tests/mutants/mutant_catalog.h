@@ -17,10 +17,19 @@ struct MutantInfo {
   // The bug lives in state kept between calls: its failure must come back only after other cases,
   // as a short sequence that replays in one process (docs/design.md, "The engine").
   bool state_dependent = false;
+  // Why a quick certification does not catch the mutant yet (the path its bug is on is not reached),
+  // empty when it does. The mutation test reports such a mutant as skipped with this reason;
+  // scripts/mutation-score certifies it like the others and shows it survive.
+  std::string_view not_caught_yet = {};
 };
 
 // Why a state-dependent mutant's repro is not small: sequences are bisected, not shrunk.
 inline constexpr std::string_view kSequenceRepro = "a sequence of generated cases: bisected, not shrunk";
+// Why a mutant whose bug switches on above a size, or past a narrow field, has a large repro.
+inline constexpr std::string_view kNeeds64KiB = "needs 64 KiB: the bug is in the path above that size";
+inline constexpr std::string_view kNeeds1MiB =
+    "needs an output of 1 MiB: the bug is in the path above that size";
+inline constexpr std::string_view kNeeds2p16 = "needs a dimension past 65535: the bug is a 16-bit field";
 
 inline constexpr MutantInfo kMutants[] = {
     // SLICE
@@ -136,6 +145,71 @@ inline constexpr MutantInfo kMutants[] = {
      "SLICE executes FLOAT64, INT64 and UINT64 at every feature level (the table adds them at 4_1)"},
     {"slice1_ranks_4_to_5_until_4_1", "SLICE1", "table below the level",
      "SLICE1 allows only ranks 4-5 before 4_1 (the table allows 1-8 from 3_0)"},
+    // Fast paths that switch on above a size
+    {"slice_rows_tail_dropped_above_64k", "SLICE", "vector tail",
+     "SLICE outputs of 64 KiB and more copy rows in 16-byte blocks and never write a row's partial last "
+     "block",
+     kNeeds64KiB},
+    {"slice_split_loses_odd_row", "SLICE", "thread split",
+     "SLICE outputs of 64 KiB and more are split by rows between two threads, each taking rows / 2: an odd "
+     "last row is never written",
+     kNeeds64KiB},
+    {"slice1_reversed_tail_written_whole", "SLICE1", "vector tail",
+     "SLICE1 reversed rows of 1024 elements and more are moved 8 at a time and the last block is stored "
+     "whole, "
+     "up to 7 elements past the row",
+     "needs a reversed row of 1024 elements: the bug is in that vector path"},
+    {"scatter_nd_copy_tail_dropped_above_1m", "SCATTER_ND", "streaming tail",
+     "SCATTER_ND outputs of 1 MiB and more get Input copied in 64-byte blocks, the last partial block left "
+     "out",
+     kNeeds1MiB},
+    {"gather_elements_tail_dropped_above_1m", "GATHER_ELEMENTS", "streaming tail",
+     "GATHER_ELEMENTS outputs of 1 MiB and more are gathered 8 at a time and the last count % 8 are never "
+     "written",
+     kNeeds1MiB},
+    {"reduce_split_skips_middle_output", "REDUCE", "thread split",
+     "REDUCE inputs of 64 KiB and more split the outputs between two threads as [0, n/2) and [n/2 + 1, n)",
+     kNeeds64KiB},
+    {"sum_blocks_drop_last_partial", "REDUCE", "blocked reduction",
+     "Float SUM over more than 8192 elements per output adds blocks of 4096 and forgets a partial last block",
+     "needs a fold of more than 8192 elements: the bug is in the blocked sum", false,
+     "no quick float SUM folds more than 8192 elements with a partial last block: the huge REDUCE item is "
+     "not run"},
+    // Fields narrower than the values they hold
+    {"argmax_index_in_16_bits", "REDUCE", "narrow field",
+     "ARGMAX and ARGMIN keep the index in 16 bits: past 65536 elements per output it wraps",
+     "needs a fold of more than 65536 elements: the bug is a 16-bit index", false,
+     "no quick ARGMAX or ARGMIN case folds more than 65536 elements: the huge REDUCE item is not run"},
+    {"gather_elements_axis_size_in_16_bits", "GATHER_ELEMENTS", "narrow field",
+     "GATHER_ELEMENTS keeps the gathered axis's size in 16 bits, so legal indices along an axis of 65536 "
+     "elements or more are rejected",
+     kNeeds2p16},
+    {"slice_offsets_in_16_bits", "SLICE", "narrow field",
+     "SLICE packs each offset into 16 bits: an offset of 65536 or more reads from the wrong place",
+     kNeeds2p16, false, "no valid quick SLICE case has an offset of 65536 or more"},
+    {"slice1_window_size_in_16_bits", "SLICE1", "narrow field",
+     "SLICE1 keeps window sizes in 16 bits: a negative-stride window of 65536 or more starts at the wrong "
+     "end",
+     kNeeds2p16},
+    {"scatter_nd_offsets_in_16_bits", "SCATTER_ND", "narrow field",
+     "SCATTER_ND flattens each index tuple to a 16-bit element offset, so updates past offset 65535 land "
+     "early",
+     kNeeds2p16},
+    {"reduce_axes_in_8_bits", "REDUCE", "narrow field",
+     "REDUCE reads each axis into 8 bits before REDUCE.AXIS_RANGE, so axis 256 + a is taken for a and "
+     "executed"},
+    // Accumulators and conversions that lose bits
+    {"sum_int32_through_float", "REDUCE", "float accumulator",
+     "SUM and L1 on INT32 and UINT32 accumulate in float (exact only below 2^24)"},
+    {"multiply_int64_through_double", "REDUCE", "double accumulator",
+     "MULTIPLY on INT64 and UINT64 multiplies in double (exact only below 2^53)"},
+    {"scatter_nd_int64_through_double", "SCATTER_ND", "integer through double",
+     "SCATTER_ND moves INT64 and UINT64 updates through double, losing the low bits of values past 2^53"},
+    {"slice1_signalling_nan_quieted", "SLICE1", "signalling NaN quieted",
+     "SLICE1 moves FLOAT32 and FLOAT64 through a conversion to the other float type, which quiets signalling "
+     "NaNs"},
+    {"gather_elements_subnormals_flushed", "GATHER_ELEMENTS", "subnormals flushed",
+     "GATHER_ELEMENTS copies floats by value with subnormals flushed to zero (fast-math, FTZ/DAZ)"},
 };
 
 // The description of a mutant id ("" for an unknown id).

@@ -1,13 +1,18 @@
 // Writes docs/mutation-score.md: certifies every mutant of the zoo (stopping at its first
 // failure) and every legitimate variant with `dmlcert certify --budget quick`, and tabulates what
 // caught each mutant, after how many cases, and how small its repro is.
-//   dmlcert_mutation_score --work-dir DIR --out docs/mutation-score.md
+//   dmlcert_mutation_score --work-dir DIR --out docs/mutation-score.md [--jobs N]
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mutant_catalog.h"
@@ -78,38 +83,68 @@ int run(int argc, char** argv) {
   setup.cli = DMLCERT_CLI;
   std::string out = std::string(DMLCERT_SOURCE_DIR) + "/docs/mutation-score.md";
   setup.work_dir = "mutation-score-runs";
+  unsigned jobs = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--work-dir")
       setup.work_dir = argv[i + 1];
     else if (flag == "--out")
       out = argv[i + 1];
+    else if (flag == "--jobs")
+      jobs = static_cast<unsigned>(std::max(1, std::atoi(argv[i + 1])));
     else {
-      std::cerr << "usage: dmlcert_mutation_score [--work-dir DIR] [--out FILE.md]\n";
+      std::cerr << "usage: dmlcert_mutation_score [--work-dir DIR] [--out FILE.md] [--jobs N]\n";
       return 2;
     }
   }
 
-  std::vector<Detection> found;
-  for (const MutantInfo& m : kMutants) {
-    std::cerr << "mutant " << m.id << " ... " << std::flush;
-    found.push_back(detect(setup, plugin("mutant", m.id), "mutant_" + std::string(m.id)));
-    const Detection& d = found.back();
-    std::cerr << (d.caught ? "caught after " + std::to_string(d.cases) + " cases by " + d.where : "SURVIVED")
-              << "\n";
-  }
-  std::vector<std::pair<const variants::VariantInfo*, bool>> legit;
-  for (const variants::VariantInfo& v : variants::kVariants) {
-    std::cerr << "variant " << v.id << " ... " << std::flush;
-    std::string log;
-    legit.emplace_back(&v, certifies(setup, plugin("variant", v.id), "variant_" + std::string(v.id), &log));
-    std::cerr << (legit.back().second ? "certified" : "NOT certified, see " + log) << "\n";
-  }
+  // Each mutant is certified twice: with an empty --corpus (the table's main columns) and with the
+  // corpus replayed first, as a certification runs by default. --jobs N runs N certifications at
+  // once (each is one process and its backend's); the table is the same.
+  MutationSetup with_corpus = setup;
+  with_corpus.corpus = true;
+  with_corpus.work_dir = setup.work_dir + "/with-corpus";
+  const size_t mutants = std::size(kMutants), variant_count = std::size(variants::kVariants);
+  std::vector<Detection> found(mutants), found_with_corpus(mutants);
+  std::vector<std::pair<const variants::VariantInfo*, bool>> legit(variant_count);
+  std::mutex progress;
+  auto say = [&](const std::string& line) {
+    std::lock_guard<std::mutex> hold(progress);
+    std::cerr << line << "\n";
+  };
+  auto outcome = [](const Detection& d) {
+    return d.caught ? "caught after " + std::to_string(d.cases) + " cases by " + d.where
+                    : std::string("SURVIVED");
+  };
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t t; (t = next++) < 2 * mutants + variant_count;) {
+      if (t < 2 * mutants) {
+        const MutantInfo& m = kMutants[t / 2];
+        const bool corpus = t % 2;
+        Detection& d = (corpus ? found_with_corpus : found)[t / 2];
+        d = detect(corpus ? with_corpus : setup, plugin("mutant", m.id), "mutant_" + std::string(m.id));
+        say("mutant " + std::string(m.id) + (corpus ? " (with the corpus): " : ": ") + outcome(d));
+      } else {
+        const variants::VariantInfo& v = variants::kVariants[t - 2 * mutants];
+        std::string log;
+        legit[t - 2 * mutants] = {
+            &v, certifies(setup, plugin("variant", v.id), "variant_" + std::string(v.id), &log)};
+        say("variant " + std::string(v.id) + ": " +
+            (legit[t - 2 * mutants].second ? "certified" : "NOT certified, see " + log));
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 0; j < jobs; ++j) workers.emplace_back(work);
+  for (std::thread& w : workers) w.join();
 
   std::vector<uint64_t> cases;
   size_t caught = 0;
   for (const Detection& d : found)
     if (d.caught) ++caught, cases.push_back(d.cases);
+  size_t caught_with_corpus = 0;
+  for (const Detection& d : found_with_corpus) caught_with_corpus += d.caught;
   std::sort(cases.begin(), cases.end());
   const double median =
       cases.empty() ? 0
@@ -124,8 +159,9 @@ int run(int argc, char** argv) {
   md << "# Mutation score\n\n"
      << "**Mutation score " << score << "** (" << caught << " of " << found.size()
      << " mutants caught). Cases to detection: **median " << median << ", max "
-     << (cases.empty() ? 0 : cases.back()) << "**. Legitimate variants certified: " << certified << " of "
-     << legit.size() << ".\n\n"
+     << (cases.empty() ? 0 : cases.back()) << "**. With the corpus replayed first: " << caught_with_corpus
+     << " of " << found_with_corpus.size() << " caught. Legitimate variants certified: " << certified
+     << " of " << legit.size() << ".\n\n"
      << "Generated by `scripts/mutation-score` (the CMake target `mutation_score`): every mutant in\n"
      << "`tests/mutants/` is the reference backend with one realistic bug, loaded as a plugin and certified\n"
      << "with `dmlcert certify --level " << setup.level << " --budget " << setup.budget
@@ -137,15 +173,19 @@ int run(int argc, char** argv) {
      << "reference. A bug in state kept between calls shows only after other cases: its repro is the\n"
      << "sequence the engine bisected, which `dmlcert run` replays in one process. The CTest test\n"
      << "`dmlcert_mutation_test` asserts all of this for every mutant and that every variant in\n"
-     << "`tests/variants/` certifies (with the smoke budget there, to keep CI short).\n\n"
-     << "| mutant | operator | fault | bug | caught by | cases | repro |\n"
-     << "|---|---|---|---|---|---:|---|\n";
+     << "`tests/variants/` certifies (with the smoke budget there, to keep CI short). The last column is\n"
+     << "the same certification with the corpus replayed first (no `--corpus`): what caught the mutant\n"
+     << "and after how many cases.\n\n"
+     << "| mutant | operator | fault | bug | caught by | cases | repro | with the corpus |\n"
+     << "|---|---|---|---|---|---:|---|---|\n";
   for (size_t i = 0; i < found.size(); ++i) {
     const MutantInfo& m = kMutants[i];
     const Detection& d = found[i];
     md << "| `" << m.id << "` | " << m.op << " | " << m.fault << " | " << escape(m.description) << " | "
        << escape(caught_by(d)) << " | " << (d.caught ? std::to_string(d.cases) : "-") << " | "
-       << repro_size(d, m) << " |\n";
+       << repro_size(d, m) << " | " << escape(caught_by(found_with_corpus[i]))
+       << (found_with_corpus[i].caught ? ", " + std::to_string(found_with_corpus[i].cases) + " cases" : "")
+       << " |\n";
   }
   md << "\n## Legitimate variants\n\nEach must certify: `dmlcert certify --level " << setup.level
      << " --budget " << setup.budget
@@ -165,6 +205,7 @@ int run(int argc, char** argv) {
   // Any survivor, and any variant that does not certify, fails the run.
   bool clean = certified == legit.size();
   for (const Detection& d : found) clean &= d.caught;
+  for (const Detection& d : found_with_corpus) clean &= d.caught;
   return clean ? 0 : 1;
 }
 

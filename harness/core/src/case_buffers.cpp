@@ -136,11 +136,18 @@ CaseFootprint case_footprint(const Case& c, CaseClass case_class) {
     const auto count = element_count(out.sizes);
     f.logical_output = count ? saturating_mul(*count, element_size(out.type)) : UINT64_MAX;
   }
+  for (Role r : roles(op_kind(c.op)))
+    if (is_input_role(r)) f.logical_inputs = saturating_add(f.logical_inputs, c.data.of(r).size());
+  if (case_class != CaseClass::Invalid)
+    visit(c.op, [&](const auto& d) {
+      using D = std::decay_t<decltype(d)>;
+      if constexpr (requires { D::oracle_bytes(d); }) f.oracle = D::oracle_bytes(d);
+    });
   const uint64_t guards = saturating_mul(roles(op_kind(c.op)).size(), kFootprintGuardBytes);
   const uint64_t binding_copies = case_class == CaseClass::Invalid ? 2 : kFootprintBindingCopies;
   f.total = saturating_add(saturating_add(saturating_mul(f.bindings, binding_copies),
                                           saturating_mul(f.logical_output, kFootprintOutputCopies)),
-                           guards);
+                           saturating_add(saturating_add(f.logical_inputs, f.oracle), guards));
   return f;
 }
 
@@ -150,7 +157,8 @@ std::string CaseFootprint::describe(const Case& c) const {
     parts +=
         (parts.empty() ? "" : ", ") + std::string(name(r)) + " " + byte_text(tensor(c.op, r)->total_bytes);
   return "needs about " + byte_text(total) + " (bindings " + byte_text(bindings) + ": " + parts +
-         "; logical output " + byte_text(logical_output) + ")";
+         "; logical output " + byte_text(logical_output) + "; input data " + byte_text(logical_inputs) +
+         (oracle ? "; the oracle's working memory " + byte_text(oracle) : "") + ")";
 }
 
 std::unique_ptr<CaseBuffers> allocate_case_buffers(const Case& c, CaseClass case_class, uint64_t max_bytes,

@@ -65,10 +65,15 @@ Bytes input_memory(const TensorDesc& t, const Bytes& logical, uint64_t bytes, ui
 // allocated (docs/design.md, "Memory"). Every binding is held up to four times: the bindings the
 // backend under test gets, the pristine copies its inputs are checked against, the oracle's own
 // bindings and, isolated, the child's mapping; the logical output twice more (the backend's,
-// read back, and the oracle's), and a guard page follows every binding.
+// read back, and the oracle's), the case's own input data once, what the oracle works in besides
+// its bindings (an operator's oracle_bytes(): REDUCE lists every group's elements), and a guard
+// page follows every binding. A broadcast input binds a few lines but its data lists every
+// logical element, and the oracle walks them all: planned like the bindings.
 struct CaseFootprint {
   uint64_t bindings = 0;        // the sum of the bindings' sizes (TotalTensorSizeInBytes, capped)
   uint64_t logical_output = 0;  // the output's element count times its element size
+  uint64_t logical_inputs = 0;  // the case's input data (logical elements)
+  uint64_t oracle = 0;          // the oracle's working memory besides its bindings
   uint64_t total = 0;           // the estimate; saturates at UINT64_MAX
   // "needs about 4.0 GiB (bindings 1.0 GiB: input 1.0 GiB, output 16 B)", for a skip message.
   std::string describe(const Case& c) const;

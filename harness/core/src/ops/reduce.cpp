@@ -265,6 +265,15 @@ void ReduceDesc::check_data(const ReduceDesc& d, FeatureLevel, const InputData& 
   }
 }
 
+uint64_t ReduceDesc::oracle_bytes(const ReduceDesc& d) {
+  // 8 bytes per input element (its flat index), and a vector's header and allocation per output.
+  const uint64_t in = element_count(d.input.sizes).value_or(UINT64_MAX);
+  const uint64_t out = element_count(d.output.sizes).value_or(UINT64_MAX);
+  constexpr uint64_t kPerOutput = 48;
+  if (in > UINT64_MAX / 16 || out > UINT64_MAX / 16 / kPerOutput) return UINT64_MAX / 2;
+  return 8 * in + kPerOutput * out;
+}
+
 void ReduceDesc::refine_expectation(const ReduceDesc& d, const InputData& data, AccumulationProfile profile,
                                     Expectation& e) {
   // "±0 compare equal for float reductions", which includes MIN and MAX (IEEE 754 leaves

@@ -35,6 +35,9 @@ struct ReduceDesc {
   // MIN, MAX and ARG* stay bit-exact.
   static void refine_expectation(const ReduceDesc& d, const InputData& data, AccumulationProfile profile,
                                  Expectation& e);
+  // What the oracle works in besides its bindings (case_footprint): the reference and the comparison
+  // model list every output's input elements (reduction_groups), one after the other.
+  static uint64_t oracle_bytes(const ReduceDesc& d);
 };
 
 }  // namespace dmlcert
