@@ -89,21 +89,14 @@ std::string to_html(const Report& r, const std::string& link_base) {
       out << "<table><tr><th class=\"l\">case</th><th>confirmation</th><th class=\"l\">files</th></tr>\n";
       for (size_t i = 0; i < g.failures.size(); ++i) {
         const Failure& f = *g.failures[i];
-        if (f.where.starts_with("cells/")) {
-          const std::string rest = f.where.substr(6);
-          // cells/<op>/<role>/<type>/r<rank>/<mode>/<rep>: the cell key is the first four parts.
-          size_t cut = 0;
-          for (int parts = 0; parts < 4 && cut != std::string::npos; ++parts)
-            cut = rest.find('/', cut + (parts ? 1 : 0));
-          group_of_cell.emplace(rest.substr(0, cut), gi + 1);
-        }
+        if (f.counts_at.kind == CheckKind::Cell) group_of_cell.emplace(f.counts_at.to_string(), gi + 1);
         if (i == 20) {
           out << "<tr><td class=\"l\" colspan=\"3\">... and " << g.failures.size() - 20
               << " more (the JSON report lists them all)</td></tr>\n";
           break;
         }
-        out << "<tr><td class=\"l\"><code>" << e(f.where) << "</code></td><td>" << e(f.confirmation)
-            << "</td><td class=\"l\">";
+        out << "<tr><td class=\"l\"><code>" << e(f.id.to_string()) << "</code></td><td>"
+            << name(f.confirmation) << "</td><td class=\"l\">";
         if (!f.repro.empty()) out << link("case file", f.repro);
         if (!f.shrunk.empty()) out << " · " << link("shrunk case", f.shrunk);
         if (!f.sequence.empty()) out << " · " << link("sequence that fails", f.sequence);
@@ -143,7 +136,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
         size_t cause = 0;
         for (const CellResult& c : r.cells)
           if (matrix_row(c.cell) == row.label && c.cell.type == type && c.cell.rank == k)
-            if (auto g = group_of_cell.find(cell_key(c.cell)); g != group_of_cell.end()) cause = g->second;
+            if (auto g = group_of_cell.find(CheckId::of_cell(c.cell).to_string()); g != group_of_cell.end())
+              cause = g->second;
         if (cause)
           out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">"
               << status_letter(m.counts, m.not_run) << "</a>";

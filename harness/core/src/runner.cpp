@@ -132,10 +132,6 @@ CaseReport Runner::output_failure(CaseReport& r, std::string detail) {
 Runner::Runner(Backend& under_test, Oracle& oracle, RunOptions options)
     : under_test_(under_test), oracle_(oracle), options_(std::move(options)) {}
 
-CaseReport Runner::run(const Case& c) {
-  return run(c, classify(c.op, c.level, c.data));
-}
-
 CaseReport Runner::run(const Case& c, const Classification& cls) {
   CaseReport r;
   r.case_class = cls.case_class;
