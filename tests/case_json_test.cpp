@@ -1,6 +1,7 @@
 // Case files (docs/case-format.md): malformed files give one precise error, well-formed ones load as
 // written, and to_json() round-trips every case bit for bit.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -793,9 +794,17 @@ INSTANTIATE_TEST_SUITE_P(
         UnreadablePath{"directory", [](const fs::path& dir) { return dir.string(); }, "it is a directory"},
         UnreadablePath{"proc_self_mem", [](const fs::path&) { return std::string("/proc/self/mem"); },
                        "cannot read the file"},
-        UnreadablePath{"dev_zero_stops_at_the_limit",
+        // Regular files only: a device or a FIFO is refused at once, never read or waited on.
+        UnreadablePath{"dev_zero_is_refused_as_a_device",
                        [](const fs::path&) { return std::string("/dev/zero"); },
-                       "more than the limit of 1048576 bytes (--max-file-bytes)"},
+                       "it is not a regular file (a character device)"},
+        UnreadablePath{"fifo_is_refused_without_waiting",
+                       [](const fs::path& dir) {
+                         const fs::path fifo = dir / "case.json";
+                         ::mkfifo(fifo.c_str(), 0644);
+                         return fifo.string();
+                       },
+                       "it is not a regular file (a FIFO)"},
         UnreadablePath{"regular_file_past_the_limit",
                        [](const fs::path& dir) { return make_file(dir / "big.json", (1 << 20) + 1); },
                        "it has 1048577 bytes, more than the limit of 1048576"},
@@ -918,16 +927,17 @@ TEST_F(CaseFiles, WriteIsAtomicAndReadsBack) {
   const Case c = kRoundTrips[1].make();
   const std::string path = (dir_ / "case.json").string();
   put("case.json", "old, torn content");
-  std::string error;
-  ASSERT_TRUE(write_case_file(path, c, &error)) << error;
+  const FileWritten written = write_case_file(path, c);
+  ASSERT_TRUE(written) << written.message;
   const LoadedCases loaded = load_case_file(path);
   ASSERT_EQ(loaded.cases.size(), 1u) << (loaded.errors.empty() ? "" : loaded.errors[0].to_string());
   expect_same_case(c, loaded.cases[0]);
   size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
   EXPECT_EQ(files, 1u) << "no temporary file left behind";
-  EXPECT_FALSE(write_case_file((dir_ / "no/such/dir/x.json").string(), c, &error));
-  EXPECT_NE(error.find("cannot create"), std::string::npos) << error;
+  const FileWritten nowhere = write_case_file((dir_ / "no/such/dir/x.json").string(), c);
+  EXPECT_FALSE(nowhere);
+  EXPECT_NE(nowhere.message.find("cannot create"), std::string::npos) << nowhere.message;
 }
 
 }  // namespace

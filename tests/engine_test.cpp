@@ -425,7 +425,8 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
 TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
   const fs::path dir = scratch("per_place");
   auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L2_1);  // rank 4 only: few cells
-  o.budget.per_cell_mode = 4;  // eight cases a cell: past the cap of two
+  o.budget.per_cell_mode = 4;               // eight cases a cell: past the cap of two
+  o.engine.max_investigated_per_cause = 0;  // every failure here has one cause: the next test's cap
   int opened = 0;
   std::string error;
   const auto report = certify_counting(o, int32_sum_off_by_one, &opened, &error);
@@ -450,6 +451,29 @@ TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
   EXPECT_LT(static_cast<size_t>(opened), report->failures.size())
       << "one fresh backend per failure: the cap did not hold";
   EXPECT_LE(static_cast<size_t>(opened), 1 + investigated + static_cast<size_t>(o.budget.max_shrinks));
+  fs::remove_all(dir);
+}
+
+// Every failure of a backend whose INT32 sums are one off has one cause (REDUCE.SUM, failed, "wrong
+// output: # of # elements differ"): it is confirmed twice in fresh backends, whatever the place,
+// and every later failure is saved and reported, unchecked (EngineOptions::cause).
+TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachCause) {
+  const fs::path dir = scratch("per_cause");
+  auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L3_0);  // ranks 1 to 8: many cells
+  int opened = 0;
+  std::string error;
+  const auto report = certify_counting(o, int32_sum_off_by_one, &opened, &error);
+  ASSERT_TRUE(report) << error;
+  std::set<std::string> places;
+  int reproduced = 0;
+  for (const cert::Failure& f : report->failures) {
+    places.insert(f.counts_at.to_string());
+    reproduced += f.confirmation == cert::Confirmation::Reproduced;
+    EXPECT_TRUE(fs::exists(f.repro)) << f.id.to_string();
+  }
+  EXPECT_GT(places.size(), 2u) << "the failures must span more places than the cause's cap";
+  EXPECT_EQ(reproduced, o.engine.max_investigated_per_cause);
+  EXPECT_LE(opened, 1 + o.engine.max_investigated_per_cause + o.budget.max_shrinks);
   fs::remove_all(dir);
 }
 

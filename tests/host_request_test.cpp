@@ -92,7 +92,7 @@ std::vector<RequestRow> request_rows() {
        "malformed layout: larger than the shared memory"},
       {"RegionPastTheLayoutsEnd",
        call_request([](CallLayout& l) { region(l, Role::OUTPUT).offset = l.total_bytes; }), Status::Error,
-       "the output region is not whole pages inside the shared memory"},
+       "the output region is not whole pages between guard pages inside the shared memory"},
       {"RegionOnTheFaultRecordsPage", call_request([](CallLayout& l) { region(l, Role::INPUT).offset = 0; }),
        Status::Error, "the input region is not whole pages"},
       {"RegionNotPageAligned", call_request([](CallLayout& l) { region(l, Role::INPUT).offset += 8; }),
@@ -111,6 +111,17 @@ std::vector<RequestRow> request_rows() {
       {"RegionsOverlap",
        call_request([](CallLayout& l) { region(l, Role::OUTPUT).offset = region(l, Role::INPUT).offset; }),
        Status::Error, "two regions overlap"},
+      // Every region lies between guard pages: none may start right after the fault record's page,
+      // end at the end of the memory, or touch its neighbour.
+      {"RegionWithoutAGuardPageBefore",
+       call_request([](CallLayout& l) { region(l, Role::INPUT).offset = page_size(); }), Status::Error,
+       "the input region is not whole pages between guard pages"},
+      {"RegionWithoutAGuardPageAfter", call_request([](CallLayout& l) { l.total_bytes -= page_size(); }),
+       Status::Error, "the output region is not whole pages between guard pages"},
+      {"RegionsWithoutAGuardPageBetween", call_request([](CallLayout& l) {
+         region(l, Role::OUTPUT).offset = region(l, Role::INPUT).offset + region(l, Role::INPUT).bytes;
+       }),
+       Status::Error, "two regions overlap or share no guard page"},
   };
 }
 

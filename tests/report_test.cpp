@@ -13,6 +13,10 @@
 namespace dmlcert::cert {
 namespace {
 
+CheckId check(const std::string& name) {
+  return *CheckId::parse(name);
+}
+
 Failure failure(const std::string& where, const std::string& detail) {
   Failure f;
   f.id = *CheckId::parse(where);
@@ -87,6 +91,24 @@ TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
   EXPECT_FALSE(groups[0].known);
   EXPECT_TRUE(groups[3].known);
   EXPECT_EQ(groups[3].failures.front()->id.to_string(), "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
+}
+
+// The cause the engine asks about before it investigates a failure again (EngineOptions::cause) is
+// the reports' group: addresses count as numbers, the kind of signal does not.
+TEST(FailureGroups, ACauseIgnoresNumbersAndAddressesButNotTheKind) {
+  const std::string segv_low = cause_key(
+      check("cells/REDUCE.MAX/output/INT32/r4/random/0"), Outcome::Crash,
+      "backend process killed by signal 11 (Segmentation fault) at address 0x30 (outside every binding)");
+  const std::string segv_high =
+      cause_key(check("levels/1_0/cells/REDUCE.MAX/output/FLOAT32/r4/exact/0"), Outcome::Crash,
+                "backend process killed by signal 11 (Segmentation fault) at address 0x7f3a0012c0 (outside "
+                "every binding)");
+  const std::string abort = cause_key(check("cells/REDUCE.MAX/output/INT32/r4/random/1"), Outcome::Crash,
+                                      "backend process killed by signal 6 (Aborted)");
+  EXPECT_EQ(segv_low, segv_high);
+  EXPECT_NE(segv_low, abort);
+  EXPECT_NE(segv_low, cause_key(check("cells/SLICE/output/INT32/r4/random/0"), Outcome::Crash,
+                                "backend process killed by signal 11 (Segmentation fault) at address 0x30"));
 }
 
 // Every format counts its failures and causes in words that agree with the numbers.

@@ -53,6 +53,22 @@ Case unspecified_slice() {
   return c;
 }
 
+// The valid SLICE with its input broadcast along the last axis (stride 0: every element is one in
+// memory) but data that gives the four elements four values: no binding can hold that.
+Case broadcast_slice_with_differing_data() {
+  Case c = valid_slice();
+  c.name = "broadcast-slice-differing-data";
+  std::get<SliceDesc>(c.op).input.strides = std::vector<uint32_t>{4, 4, 4, 0};
+  return c;
+}
+// The same with data that agrees: one value, broadcast.
+Case broadcast_slice() {
+  Case c = broadcast_slice_with_differing_data();
+  c.name = "broadcast-slice";
+  c.data.input = Values({7, 7, 7, 7}).encode(DataType::FLOAT32);
+  return c;
+}
+
 Case with_expected_output(Case c, const Values& v) {
   c.expected_output = v.encode(DataType::FLOAT32);
   return c;
@@ -71,6 +87,11 @@ using Misbehaviour = std::function<ExecResult(const OperatorDesc&, FeatureLevel,
 // The backend under test copies its input to its output: right for the valid SLICE above.
 ExecResult copy_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
   std::memcpy(b.output.data, b.input.data, std::min(b.output.size, b.input.size));
+  return {};
+}
+// Right for the broadcast SLICE below: its one input element in every output element.
+ExecResult broadcast_first_input(const OperatorDesc&, FeatureLevel, const Bindings& b) {
+  for (size_t at = 0; at + 4 <= b.output.size; at += 4) std::memcpy(b.output.data + at, b.input.data, 4);
   return {};
 }
 ExecResult write_zeros(const OperatorDesc&, FeatureLevel, const Bindings& b) {
@@ -140,6 +161,9 @@ std::vector<RunnerRow> runner_rows() {
        with_expected_output(valid_slice(), Values({9, 9, 9, 9})), copy_input, Outcome::Mistrusted},
       {"ExpectDisagreeingWithValidatorIsMistrusted", expecting(invalid_slice(), CaseClass::Valid), copy_input,
        Outcome::Mistrusted},
+      {"DataDifferingBetweenElementsThatShareMemoryIsMistrusted", broadcast_slice_with_differing_data(),
+       copy_input, Outcome::Mistrusted},
+      {"BroadcastDataThatAgreesRunsAndPasses", broadcast_slice(), broadcast_first_input, Outcome::Passed},
       {"UnimplementedCellIsUnimplemented", valid_slice(), copy_input, Outcome::Unimplemented, false},
       {"LevelAboveBackendMaximumIsSkipped", at_level(valid_slice(), FeatureLevel::L6_4), copy_input,
        Outcome::Skipped, true, FeatureLevel::L5_0},

@@ -28,14 +28,14 @@ int high_fd(int fd) {
 CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes,
                    uint64_t page) {
   CallLayout l;
-  uint64_t next = page;  // page 0 holds the FaultRecord
+  uint64_t next = 2 * page;  // page 0 holds the FaultRecord, page 1 guards the first region
   for (Role role : roles) {
     Region& r = l.regions[static_cast<size_t>(role)];
     r.present = true;
     r.size = sizes[static_cast<size_t>(role)];
     r.offset = next;
     r.bytes = (r.size + kMinCanaryBytes + page - 1) / page * page;
-    next += r.bytes;
+    next += r.bytes + page;  // and the guard page after it
   }
   l.total_bytes = next;
   return l;
@@ -73,26 +73,49 @@ void SharedCallMemory::place(const CallLayout& layout, const Bindings& source) {
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& region = layout.regions[i];
     if (!region.present) continue;
-    std::memset(base_ + region.offset, kCanary, region.bytes - region.size);
+    std::memset(base_ + region.offset - page_, kCanary, page_ + region.bytes - region.size);
+    std::memset(base_ + region.offset + region.bytes, kCanary, page_);
     const ConstBuffer src = source.of(static_cast<Role>(i));
     if (region.size) std::memcpy(base_ + region.data_offset(), src.data, region.size);
   }
 }
 
+namespace {
+
+std::string bytes_word(uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
+}  // namespace
+
 std::optional<std::pair<Fault, std::string>> SharedCallMemory::check(const CallLayout& layout,
                                                                      const Bindings& source) const {
+  // Past a binding first: the page between two bindings is the first one's trailing guard page
+  // and the second one's leading one, and an overrun is the usual way to reach it.
+  for (size_t i = 0; i < kRoleCount; ++i) {
+    const Region& region = layout.regions[i];
+    if (!region.present) continue;
+    const std::byte* guard = base_ + region.offset + region.bytes;
+    if (!all_bytes_are(guard, page_, std::byte{kCanary})) {
+      uint64_t last = page_;
+      while (guard[last - 1] == std::byte{kCanary}) --last;
+      return std::pair{Fault::OutOfBounds, "wrote up to " + bytes_word(last) + " past the end of the " +
+                                               std::string(name(static_cast<Role>(i))) +
+                                               " binding (its guard page changed)"};
+    }
+  }
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& region = layout.regions[i];
     if (!region.present) continue;
     const Role role = static_cast<Role>(i);
-    const std::byte* p = base_ + region.offset;
-    const uint64_t gap = region.bytes - region.size;
+    // The leading guard page and the canary bytes, as one run in front of the binding.
+    const std::byte* p = base_ + region.offset - page_;
+    const uint64_t gap = page_ + region.bytes - region.size;
     if (!all_bytes_are(p, gap, std::byte{kCanary})) {
       uint64_t k = 0;
       while (p[k] == std::byte{kCanary}) ++k;
       const uint64_t wrote = gap - k;
-      return std::pair{Fault::OutOfBounds, "wrote " + std::to_string(wrote) +
-                                               (wrote == 1 ? " byte" : " bytes") + " before the " +
+      return std::pair{Fault::OutOfBounds, "wrote " + bytes_word(wrote) + " before the " +
                                                std::string(name(role)) + " binding (canary changed)"};
     }
     if (is_input_role(role) && region.size &&
@@ -115,6 +138,13 @@ FaultRecord SharedCallMemory::fault_record() const {
   FaultRecord record;
   std::memcpy(&record, base_, sizeof record);
   return record;
+}
+
+std::optional<int> SharedCallMemory::child_exit() const {
+  ChildExit e;
+  std::memcpy(&e, base_ + ChildExit::kOffset, sizeof e);
+  if (e.magic != ChildExit::kMagic) return std::nullopt;
+  return e.wait_status;
 }
 
 std::vector<LateWriteLog::Entry> SharedCallMemory::late_writes(uint32_t from, uint32_t* claimed) const {
@@ -146,62 +176,67 @@ bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, st
     const Region& r = layout.regions[i];
     if (!r.present) continue;
     const std::string role(name(static_cast<Role>(i)));
-    // Whole pages after the fault record's, inside the memory; the binding and at least the
-    // canary bytes inside the region.
-    if (r.offset < page || r.offset % page != 0 || r.bytes == 0 || r.bytes % page != 0 ||
-        r.bytes > layout.total_bytes || r.offset > layout.total_bytes - r.bytes)
-      return no("the " + role + " region is not whole pages inside the shared memory");
+    // Whole pages after the fault record's and a guard page, with a guard page after them inside
+    // the memory; the binding and at least the canary bytes inside the region.
+    if (r.offset < 2 * page || r.offset % page != 0 || r.bytes == 0 || r.bytes % page != 0 ||
+        layout.total_bytes < page || r.bytes > layout.total_bytes - page ||
+        r.offset > layout.total_bytes - page - r.bytes)
+      return no("the " + role + " region is not whole pages between guard pages inside the shared memory");
     if (r.bytes < kMinCanaryBytes || r.size > r.bytes - kMinCanaryBytes)
       return no("the " + role + " binding does not fit its region with its canary bytes");
     spans.emplace_back(r.offset, r.offset + r.bytes);
   }
   std::sort(spans.begin(), spans.end());
+  // A guard page between two regions: neither may reach into the other's.
   for (size_t i = 1; i < spans.size(); ++i)
-    if (spans[i].first < spans[i - 1].second) return no("two regions overlap");
+    if (spans[i].first < spans[i - 1].second + page) return no("two regions overlap or share no guard page");
   return true;
 }
 
 std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, uint64_t page,
-                                              std::string* why) {
+                                              std::string* why, int read_only_fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     *why = std::string("cannot map buffers: ") + std::strerror(errno);
     return nullptr;
   }
   if (!layout_fits(layout, page, static_cast<uint64_t>(st.st_size), why)) return nullptr;
-  std::unique_ptr<GuardedView> v(new GuardedView);
-  v->page_ = page;
-  uint64_t arena_bytes = page;
-  for (const Region& r : layout.regions)
-    if (r.present) arena_bytes += r.bytes + page;
-  void* arena = ::mmap(nullptr, arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (arena == MAP_FAILED) {
+  auto failed = [why] {
     *why = std::string("cannot map buffers: ") + std::strerror(errno);
     return nullptr;
-  }
+  };
+  // The arena: from the guard page before the first region to the one after the last, all of it
+  // the shared memory, inaccessible until each region is opened below.
+  uint64_t first = UINT64_MAX, end = 0;
+  for (const Region& r : layout.regions)
+    if (r.present) first = std::min(first, r.offset - page), end = std::max(end, r.offset + r.bytes + page);
+  if (first >= end) return failed();
+  const int guard_fd = read_only_fd >= 0 ? read_only_fd : fd;
+  void* arena = ::mmap(nullptr, end - first, PROT_NONE, MAP_SHARED, guard_fd, static_cast<off_t>(first));
+  if (arena == MAP_FAILED) return failed();
+  std::unique_ptr<GuardedView> v(new GuardedView);
+  v->page_ = page;
   v->arena_ = reinterpret_cast<uintptr_t>(arena);
-  v->arena_bytes_ = arena_bytes;
-  uint64_t at = page;
+  v->arena_bytes_ = end - first;
   for (size_t i = 0; i < kRoleCount; ++i) {
     const Region& r = layout.regions[i];
     if (!r.present) continue;
     const Role role = static_cast<Role>(i);
-    const int prot = is_input_role(role) ? PROT_READ : PROT_READ | PROT_WRITE;
-    void* p = ::mmap(reinterpret_cast<void*>(v->arena_ + at), r.bytes, prot, MAP_SHARED | MAP_FIXED, fd,
-                     static_cast<off_t>(r.offset));
-    if (p == MAP_FAILED) {
-      *why = std::string("cannot map buffers: ") + std::strerror(errno);
-      return nullptr;
+    const uintptr_t at = v->arena_ + (r.offset - first);
+    if (is_input_role(role)) {
+      if (::mprotect(reinterpret_cast<void*>(at), r.bytes, PROT_READ) != 0) return failed();
+    } else if (::mmap(reinterpret_cast<void*>(at), r.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                      fd, static_cast<off_t>(r.offset)) == MAP_FAILED) {
+      return failed();
     }
-    v->region_begin_[i] = v->arena_ + at;
-    v->region_end_[i] = v->arena_ + at + r.bytes;
+    v->region_begin_[i] = at;
+    v->region_end_[i] = at + r.bytes;
     v->data_begin_[i] = v->region_end_[i] - r.size;
     auto* data = reinterpret_cast<std::byte*>(v->data_begin_[i]);
     if (role == Role::OUTPUT)
       v->bindings_.output = {data, r.size};
     else
       v->bindings_.set_input(role, {data, r.size});
-    at += r.bytes + page;
   }
   return v;
 }
@@ -221,16 +256,23 @@ GuardedView::Hit GuardedView::locate(uintptr_t address) const {
   Hit hit;
   if (address < arena_ || address >= arena_ + arena_bytes_) return hit;
   hit.in_arena = true;
+  auto take = [&](uint32_t r) {
+    hit.role = r;
+    hit.offset = static_cast<int64_t>(address - data_begin_[r]);
+  };
   for (uint32_t r = 0; r < kRoleCount; ++r) {
     if (region_end_[r] == 0) continue;
     if (address >= data_begin_[r] && address < region_end_[r]) {
-      hit.role = r;
+      take(r);
       hit.in_input_data = is_input_role(static_cast<Role>(r));
-    } else if (address >= region_begin_[r] && address < region_end_[r] + page_) {
-      hit.role = r;  // its canary, or the guard page right after it
+      return hit;
     }
-    if (hit.role == r) hit.offset = static_cast<int64_t>(address - data_begin_[r]);
+    // Its canary, or the guard page right after it.
+    if (address >= region_begin_[r] && address < region_end_[r] + page_) take(r);
   }
+  if (hit.role != kRoleCount) return hit;
+  for (uint32_t r = 0; r < kRoleCount; ++r)  // the guard page before a binding
+    if (region_end_[r] != 0 && address >= region_begin_[r] - page_ && address < region_begin_[r]) take(r);
   return hit;
 }
 

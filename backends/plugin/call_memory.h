@@ -20,8 +20,11 @@ inline constexpr uint8_t kCanary = 0xCD;
 inline constexpr uint64_t kMinCanaryBytes = 64;
 
 // One binding's place in the shared memory: a run of whole pages starting at `offset`, with the
-// binding's `size` bytes at its very end (so the page after it can be a guard) and canary bytes
-// before them.
+// binding's `size` bytes at its very end and canary bytes before them. A guard page of canary bytes
+// lies right before and right after it, in the shared memory too (two neighbours share one), and
+// is mapped inaccessible in the child: a write past the binding faults there, and if the plugin
+// made the page writable first (an mprotect, or a fault handler of its own that does one and
+// retries), the write lands in the shared memory and the changed canary shows it.
 struct Region {
   bool present = false;
   uint64_t offset = 0;  // in the shared memory, page aligned
@@ -33,14 +36,15 @@ struct CallLayout {
   std::array<Region, kRoleCount> regions;  // by Role
   uint64_t total_bytes = 0;                // shared memory needed, fault page included
 };
-// Lays out the bindings after the first page (the fault record's). `sizes` are the binding sizes
-// by role; roles the operator lacks are absent.
+// Lays out the bindings after the first page (the fault record's), each between guard pages.
+// `sizes` are the binding sizes by role; roles the operator lacks are absent.
 CallLayout lay_out(std::span<const Role> roles, const std::array<uint64_t, kRoleCount>& sizes, uint64_t page);
 
 // Whether a layout fits shared memory of mem_bytes: every present region whole pages after the
-// first, inside total_bytes <= mem_bytes, holding its binding after at least kMinCanaryBytes of
-// canary, no two overlapping. lay_out() gives only such layouts; the child checks what it receives
-// anyway (GuardedView::map), so that no request can make it touch memory outside its mapping.
+// fault record's and a guard page, with a guard page after it inside total_bytes <= mem_bytes,
+// holding its binding after at least kMinCanaryBytes of canary, no two closer than a guard page. lay_out()
+// gives only such layouts; the child checks what it receives anyway (GuardedView::map), so that no request
+// can make it touch memory outside its mapping.
 bool layout_fits(const CallLayout& layout, uint64_t page, uint64_t mem_bytes, std::string* why);
 
 // The first page of the shared memory: what the child's signal handler saw before it died.
@@ -55,6 +59,17 @@ struct FaultRecord {
   int32_t code;    // si_code: > 0 when the kernel raised the signal for a memory access
   uint64_t call;   // the call it happened in, or after (LateWrite)
 };
+
+// How the isolation child ended, when it ran under a first process of its own (a PID namespace's,
+// containment.h): that process waits for the child and writes its wait status here before it
+// exits, since the harness waits for that process, not for the child.
+struct ChildExit {
+  static constexpr uint64_t kOffset = 192;        // from the start of the first page
+  static constexpr uint32_t kMagic = 0x444d4c58;  // "DMLX"
+  uint32_t magic;
+  int32_t wait_status;
+};
+static_assert(ChildExit::kOffset >= sizeof(FaultRecord));
 
 // Late writes the child lived through, after the fault record on the first page. A thread the
 // plugin left running that writes into a retired call's bindings is noted here, the retired
@@ -74,7 +89,7 @@ struct LateWriteLog {
   uint32_t unused;
   Entry entries[kEntries];
 };
-static_assert(LateWriteLog::kOffset >= sizeof(FaultRecord));
+static_assert(LateWriteLog::kOffset >= ChildExit::kOffset + sizeof(ChildExit));
 static_assert(LateWriteLog::kOffset + sizeof(LateWriteLog) <= 4096, "the log shares the first page");
 
 // The harness's half: a memfd it grows as calls need, into which it places each call's bindings
@@ -95,12 +110,15 @@ class SharedCallMemory {
   // writes it once, as it dies, and it may be a late write of an earlier call that the harness has
   // not read yet (clear_fault_record() when a new child starts).
   void place(const CallLayout& layout, const Bindings& source);
-  // After the call: a canary that changed, or an input binding that differs from the source.
+  // After the call: a canary or guard page that changed, or an input binding that differs from the
+  // source.
   std::optional<std::pair<Fault, std::string>> check(const CallLayout& layout, const Bindings& source) const;
   // The output region's bytes, into dst (dst.size bytes).
   void copy_output(const CallLayout& layout, MutableBuffer dst) const;
   const std::byte* region_data(const CallLayout& layout, Role r) const;
   FaultRecord fault_record() const;
+  // The child's wait status as its first process recorded it (ChildExit), if it did.
+  std::optional<int> child_exit() const;
   // The late writes logged from entry `from` on that are complete, and how many the child claimed.
   std::vector<LateWriteLog::Entry> late_writes(uint32_t from, uint32_t* claimed) const;
   // A new child starts with no record and an empty log: a stale one would blame its death (or a
@@ -113,18 +131,23 @@ class SharedCallMemory {
   uint64_t bytes_ = 0, page_ = 4096;
 };
 
-// The child's half: the regions of one call mapped into a PROT_NONE arena, each after a guard
-// page and followed by one; inputs read-only, the output read-write.
+// The child's half: the regions of one call and their guard pages mapped from the shared memory;
+// inputs read-only, the output read-write, the guard pages inaccessible. Inputs and guard pages
+// are mapped from `read_only_fd` when one is given (a descriptor of the same memory opened for
+// reading only), so that the plugin cannot make them writable (mprotect fails); the canaries
+// catch what gets through anyway.
 class GuardedView {
  public:
-  static std::unique_ptr<GuardedView> map(int fd, const CallLayout& layout, uint64_t page, std::string* why);
+  static std::unique_ptr<GuardedView> map(int fd, const CallLayout& layout, uint64_t page, std::string* why,
+                                          int read_only_fd = -1);
   ~GuardedView();
   GuardedView(const GuardedView&) = delete;
   GuardedView& operator=(const GuardedView&) = delete;
 
   const Bindings& bindings() const { return bindings_; }
-  // Where an address lies: the binding whose data, canary or trailing guard page it hits
-  // (kRoleCount for none), and whether it is inside the arena at all.
+  // Where an address lies: the binding whose data, canary or guard pages it hits (kRoleCount for
+  // none; a page between two bindings counts as the first one's, overruns being the usual kind),
+  // and whether it is inside the arena at all.
   struct Hit {
     bool in_arena = false;
     uint32_t role = kRoleCount;

@@ -6,10 +6,13 @@
 // child notes it (LateWriteLog), gives the thread scratch memory there, and lives on.
 // When the backend faults, the signal handler notes what the address hit in the shared fault
 // page and the process dies; the harness turns that into a result for the right case and starts
-// a fresh host.
+// a fresh host. The handlers stay dmlcert's whatever the plugin installs (signal_guard.h).
+// Started as a PID namespace's first process (containment.h), the process forks and the host runs
+// in the child (namespace_init.h).
 //
 // Usage (started by the harness, not by people): dmlcert-plugin-host SPEC PARENT_PID
 // with the socket on descriptor 3 and the shared memory on descriptor 4.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -21,12 +24,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "dmlcert/backend.h"
 #include "plugin/call_memory.h"
 #include "plugin/host_request.h"
+#include "plugin/namespace_init.h"
 #include "plugin/plugin_backend.h"
 #include "plugin/retired_arenas.h"
+#include "plugin/signal_guard.h"
 #include "plugin/wire.h"
 #include "registry.h"
 
@@ -43,7 +49,7 @@ struct HandlerState {
 };
 HandlerState g_state;
 
-void on_fault(int sig, siginfo_t* info, void*) {
+void on_fault(int sig, siginfo_t* info, void* context) {
   HandlerState& s = g_state;
   const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
   Fault fault = Fault::Crash;
@@ -66,6 +72,9 @@ void on_fault(int sig, siginfo_t* info, void*) {
     role = late->role_of(addr);
     offset = static_cast<int64_t>(addr - (role < kRoleCount ? late->data[role] : late->begin));
   }
+  // Not dmlcert's memory: the plugin's own fault handler, if it had one, gets it as it would
+  // without dmlcert (a runtime's null check, a garbage collector's write barrier).
+  if (fault == Fault::Crash && !late && chain_to_replaced_handler(sig, info, context)) return;
   if (late && s.late_writes) {
     const uint32_t i = __atomic_fetch_add(&s.late_writes->claimed, 1u, __ATOMIC_ACQ_REL);
     if (i < LateWriteLog::kEntries) {
@@ -97,18 +106,20 @@ void on_fault(int sig, siginfo_t* info, void*) {
 }
 
 void install_handlers() {
+  // A crashing plugin must not write a core file per case, into dmlcert's directory, for seconds:
+  // not even one that raised its core limit first (a process that is not dumpable dumps no core).
   rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);  // a crashing plugin must not write core files per case
-  static char alt_stack[1 << 16];      // handles stack overflows too
-  stack_t ss{};
-  ss.ss_sp = alt_stack;
-  ss.ss_size = sizeof alt_stack;
-  ::sigaltstack(&ss, nullptr);
-  struct sigaction sa {};
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  ::sigaction(SIGSEGV, &sa, nullptr);
-  ::sigaction(SIGBUS, &sa, nullptr);
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  ::prctl(PR_SET_DUMPABLE, 0);
+  install_fault_handlers(on_fault);
+}
+
+// What the plugin did to the fault handlers since the last look, `when`, as the answer reports it
+// (robustness check BACKEND.SIGNAL_HANDLERS); empty when nothing.
+std::string handlers_replaced(const char* when) {
+  const std::string replaced = restore_fault_handlers(on_fault);
+  return replaced.empty() ? replaced
+                          : "replaced dmlcert's " + replaced + " " + when + " (dmlcert put its own back)";
 }
 
 // Keeps a finished call's arena reserved and inaccessible instead of unmapping it, so that the
@@ -123,7 +134,7 @@ void retire(uintptr_t begin, uintptr_t bytes, uint64_t call, const Bindings& bin
       [](uintptr_t b, uintptr_t n) { ::munmap(reinterpret_cast<void*>(b), n); });
 }
 
-void send_hello(Backend* backend, const std::string& error) {
+void send_hello(Backend* backend, const std::string& error, const std::string& interference) {
   wire::Writer w;
   w.u8(backend != nullptr);
   if (!backend) {
@@ -140,6 +151,7 @@ void send_hello(Backend* backend, const std::string& error) {
     for (const auto& fn : functions)
       for (DataType t : kAllDataTypes) w.u8(backend->implements(op, fn, t));
   }
+  w.str(interference);
   wire::send_frame(wire::kSocketFd, w.bytes());
 }
 
@@ -147,24 +159,46 @@ void send_hello(Backend* backend, const std::string& error) {
 class HandlerWatch final : public CallWatch {
  public:
   void started(uint64_t call, const GuardedView& view) override {
+    note(handlers_replaced("between calls"));
     g_state.call = call;
     g_state.current = &view;
   }
   void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) override {
     g_state.current = nullptr;
     retire(begin, bytes, call, bindings);
+    note(handlers_replaced("during a call"));
   }
+  std::string interference() override { return std::exchange(notes_, {}); }
+
+ private:
+  void note(const std::string& what) {
+    if (!what.empty()) notes_ += (notes_.empty() ? "" : "; ") + what;
+  }
+  std::string notes_;
 };
 
-int serve(Backend& backend, uint64_t page) {
+int serve(Backend& backend, uint64_t page, int mem_fd, int mem_read_only_fd) {
   HandlerWatch watch;
   std::string request;
   while (wire::recv_frame(wire::kSocketFd, request, -1) == wire::Io::Ok) {
-    const std::string answer = answer_request(backend, request, wire::kMemFd, page, watch);
+    const std::string answer = answer_request(backend, request, mem_fd, page, watch, mem_read_only_fd);
     std::fflush(stdout);
     if (wire::send_frame(wire::kSocketFd, answer) != wire::Io::Ok) break;
   }
   return 0;
+}
+
+// The shared memory moved from descriptor 4 to one the plugin is unlikely to write to by mistake
+// (a plugin that writes into descriptors it does not own would overwrite the fault record), and
+// a second descriptor of it opened for reading only, for inputs and guard pages (GuardedView::map).
+std::pair<int, int> memory_descriptors() {
+  const int rw = ::fcntl(wire::kMemFd, F_DUPFD_CLOEXEC, 512);
+  if (rw < 0) return {wire::kMemFd, -1};
+  ::close(wire::kMemFd);
+  const int ro = ::open(("/proc/self/fd/" + std::to_string(rw)).c_str(), O_RDONLY | O_CLOEXEC);
+  const int ro_high = ro < 0 ? -1 : ::fcntl(ro, F_DUPFD_CLOEXEC, 512);
+  if (ro >= 0) ::close(ro);
+  return {rw, ro_high};
 }
 
 }  // namespace
@@ -177,11 +211,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: dmlcert-plugin-host SPEC PARENT_PID (started by dmlcert, fds 3 and 4)\n");
     return 2;
   }
+  // A PID namespace's first process: the host runs in its child (namespace_init.h), whose parent
+  // is that process; dmlcert, outside the namespace, has no pid here.
+  const bool contained = is_namespace_init();
+  if (contained) fork_host_under_namespace_init(wire::kMemFd);
   // Never outlive dmlcert: killed when the parent dies, and gone at once if it already has.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (std::to_string(::getppid()) != argv[2]) return 1;
+  if (std::to_string(::getppid()) != (contained ? "1" : argv[2])) return 1;
   const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  void* record = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, wire::kMemFd, 0);
+  const auto [mem_fd, mem_read_only_fd] = memory_descriptors();
+  void* record = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, mem_fd, 0);
   if (record == MAP_FAILED) {
     std::perror("dmlcert-plugin-host: shared memory");
     return 2;
@@ -199,7 +238,7 @@ int main(int argc, char** argv) {
   else
     backend = backends::make_builtin(spec);
   if (backend == nullptr && error.empty()) error = "backend '" + spec + "' is not available";
-  send_hello(backend.get(), error);
+  send_hello(backend.get(), error, handlers_replaced("while loading"));
   if (!backend) return 1;
-  return serve(*backend, page);
+  return serve(*backend, page, mem_fd, mem_read_only_fd);
 }

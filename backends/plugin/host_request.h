@@ -22,11 +22,15 @@ class CallWatch {
   // The backend returned; the arena [begin, begin + bytes), where the call's bindings were, is the
   // caller's to keep or unmap.
   virtual void finished(uint64_t call, uintptr_t begin, uintptr_t bytes, const Bindings& bindings) = 0;
+  // What the backend did to its process around the call that the child undid (its fault handlers
+  // replaced: signal_guard.h), for the answer; empty when nothing.
+  virtual std::string interference() { return {}; }
 };
 
-// The answer to one request: a call's status, message and violations, or the empty answer to a
-// ping (and to a request of an unknown kind).
+// The answer to one request: a call's status, message, violations and the watch's interference,
+// or the empty answer to a ping (and to a request of an unknown kind). `mem_read_only_fd`: see
+// GuardedView::map.
 std::string answer_request(Backend& backend, const std::string& request, int mem_fd, uint64_t page,
-                           CallWatch& watch);
+                           CallWatch& watch, int mem_read_only_fd = -1);
 
 }  // namespace dmlcert::plugin

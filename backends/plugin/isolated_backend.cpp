@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,10 +20,10 @@
 #include <utility>
 
 #include "dmlcert/interrupt.h"
+#include "dmlcert/text.h"
 #include "plugin/abi_convert.h"
+#include "plugin/containment.h"
 #include "plugin/wire.h"
-
-extern char** environ;
 
 namespace dmlcert::plugin {
 namespace {
@@ -147,6 +146,10 @@ class IsolatedBackend : public Backend {
 
   std::string shut_down() override {
     if (pid_ < 0) return {};
+    if (stop_requested()) {  // dmlcert's own kill, not the backend's doing
+      stop(0);
+      return {};
+    }
     if (!stop(kExitGraceSeconds))
       return "the backend process did not exit within " +
              std::to_string(static_cast<int>(kExitGraceSeconds)) + " s of its last call (a hang in destroy?)";
@@ -156,7 +159,7 @@ class IsolatedBackend : public Backend {
   }
 
   std::vector<LateFault> settle(double seconds) override {
-    if (pid_ < 0 || calls_ == 0) return std::exchange(pending_late_, {});
+    if (pid_ < 0 || calls_ == 0 || run_must_end()) return std::exchange(pending_late_, {});
     // A late write of the last call shows in the child's log (or kills it): wait for one, then
     // make sure with a round trip.
     const auto until =
@@ -166,7 +169,7 @@ class IsolatedBackend : public Backend {
       memory_.late_writes(late_seen_, &claimed);
       return claimed > late_seen_;
     };
-    while (Clock::now() < until && !exited() && !logged_since())
+    while (Clock::now() < until && !exited() && !logged_since() && !run_must_end())
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (exited()) {
       collect_late_writes(0, nullptr);
@@ -182,6 +185,7 @@ class IsolatedBackend : public Backend {
 
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
     ExecResult result;
+    if (run_must_end()) return finish(interrupted());
     // A child that died since the last call: a late fault of that call, reported now.
     if (pid_ >= 0 && exited()) {
       collect_late_writes(0, nullptr);
@@ -211,7 +215,14 @@ class IsolatedBackend : public Backend {
   // Per-call results carry what happened to earlier calls, once.
   ExecResult finish(ExecResult r) {
     r.late = std::exchange(pending_late_, {});
+    if (!loading_interference_.empty())
+      r.interference =
+          std::exchange(loading_interference_, {}) + (r.interference.empty() ? "" : "; ") + r.interference;
     return r;
+  }
+
+  static ExecResult interrupted() {
+    return exec_result(Status::Error, Fault::None, "interrupted: the run is stopping");
   }
 
   // The late writes the child logged since the last look: the call `current`'s own go to `own`,
@@ -247,6 +258,22 @@ class IsolatedBackend : public Backend {
     return options_.floor_seconds + static_cast<double>(bytes) / options_.bytes_per_second;
   }
 
+  double load_deadline() const { return options_.load_seconds; }
+
+  // What a deadline was made of, naming the option that changes it.
+  std::string deadline_text(double deadline, bool loading) const {
+    char buf[160];
+    const double extra = deadline - options_.floor_seconds;
+    if (loading)
+      std::snprintf(buf, sizeof buf, "%.1f s of starting (--load-timeout)", deadline);
+    else if (extra >= 0.05)
+      std::snprintf(buf, sizeof buf, "%.1f s (--timeout %g s, plus %.1f s for the size of its bindings)",
+                    deadline, options_.floor_seconds, extra);
+    else
+      std::snprintf(buf, sizeof buf, "%.1f s (--timeout)", deadline);
+    return buf;
+  }
+
   ExecResult call(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) {
     std::array<uint64_t, kRoleCount> sizes{};
     for (Role r : roles(op_kind(desc))) sizes[static_cast<size_t>(r)] = b.of(r).size;
@@ -269,7 +296,14 @@ class IsolatedBackend : public Backend {
     captured_ = {};
     const double deadline = deadline_seconds(layout);
     std::string response;
+    const auto sent = Clock::now();
     Wait waited = wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(response, deadline) : Wait::Died;
+    const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+    if (waited == Wait::Died && stop_requested()) {
+      // dmlcert's own kill of its children on SIGINT or SIGTERM: nothing the backend did.
+      reap(false);
+      return interrupted();
+    }
     if (waited == Wait::Died) {
       // Died before or during this call: its fault record says which.
       const FaultRecord record = memory_.fault_record();
@@ -282,7 +316,7 @@ class IsolatedBackend : public Backend {
       }
       result = died(record);
     } else if (waited != Wait::Answered) {
-      result = killed(waited, deadline);
+      result = killed(waited, deadline_text(deadline, false));
     } else {
       read_response(response, result);
       if (auto fault = memory_.check(layout, b)) result.fault = fault->first, result.message = fault->second;
@@ -293,6 +327,7 @@ class IsolatedBackend : public Backend {
       memory_.copy_output(layout, b.output);
     }
     result.call = id;
+    result.seconds = seconds;
     result.output_text = std::move(captured_.text);
     result.output_dropped = captured_.dropped;
     return result;
@@ -309,6 +344,7 @@ class IsolatedBackend : public Backend {
       result.violations.push_back({rule, rd.str()});
     }
     result.not_asked = rd.u8() != 0;
+    result.interference = rd.str();
     if (!rd.ok())
       result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
   }
@@ -320,8 +356,12 @@ class IsolatedBackend : public Backend {
     const Wait waited =
         wire::send_frame(sock_, w.bytes()) == wire::Io::Ok ? wait(pong, options_.floor_seconds) : Wait::Died;
     if (waited == Wait::Answered) return;
+    if (stop_requested() && (waited == Wait::Died || waited == Wait::Interrupted)) {
+      reap(true);
+      return;
+    }
     if (waited != Wait::Died) {
-      ExecResult k = killed(waited, options_.floor_seconds);
+      ExecResult k = killed(waited, deadline_text(options_.floor_seconds, false));
       result.fault = k.fault, result.message = "after the call returned: " + k.message;
       return;
     }
@@ -339,27 +379,31 @@ class IsolatedBackend : public Backend {
         d.message;
   }
 
-  enum class Wait { Answered, Died, Timeout, MemoryLimit, CpuLimit, Interrupted };
+  // Garbage: bytes on the channel that are not a frame (wire.h), which only the plugin can have
+  // written there.
+  enum class Wait { Answered, Died, Timeout, MemoryLimit, CpuLimit, Interrupted, Garbage };
 
   // Waits for one frame, draining the plugin's output and watching its deadline, its memory, its
-  // CPU time and the run's stop request meanwhile.
+  // CPU time and the run's stop request and time bound meanwhile. Bytes read past the frame stay
+  // in inbox_ for the next wait, so that whatever the plugin writes into the channel shows.
   Wait wait(std::string& frame, double deadline_seconds) {
     const auto start = Clock::now();
     const auto deadline =
         start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(deadline_seconds));
-    const double cpu_start = options_.cpu_seconds_per_call > 0 ? cpu_seconds(pid_) : 0;
-    std::string buffer;
+    const double cpu_start = options_.cpu_seconds_per_call > 0 ? cpu_seconds(host_pid_) : 0;
+    std::string& buffer = inbox_;
     while (true) {
-      if (buffer.size() >= 4) {
-        uint32_t n = 0;
-        std::memcpy(&n, buffer.data(), 4);
-        if (buffer.size() >= 4 + static_cast<size_t>(n)) {
-          frame = buffer.substr(4, n);
+      if (!buffer.empty()) {
+        const wire::FrameHeader h = wire::read_frame_header(buffer.data(), buffer.size());
+        if (!h.header_ok) return Wait::Garbage;
+        if (h.complete && buffer.size() - wire::kFrameHeaderBytes >= h.payload_bytes) {
+          frame = buffer.substr(wire::kFrameHeaderBytes, h.payload_bytes);
+          buffer.erase(0, wire::kFrameHeaderBytes + h.payload_bytes);
           drain_output();
           return Wait::Answered;
         }
       }
-      if (stop_requested()) return Wait::Interrupted;
+      if (run_must_end()) return Wait::Interrupted;
       // A process the plugin forked may hold the socket open after the child died: ask the
       // kernel, not the socket.
       if (exited()) return Wait::Died;
@@ -378,11 +422,27 @@ class IsolatedBackend : public Backend {
         if (k > 0) buffer.append(chunk, static_cast<size_t>(k));
         continue;
       }
-      if (options_.memory_limit_bytes && resident_bytes(pid_) > options_.memory_limit_bytes)
+      if (options_.memory_limit_bytes && resident_bytes(host_pid_) > options_.memory_limit_bytes)
         return Wait::MemoryLimit;
-      if (options_.cpu_seconds_per_call > 0 && cpu_seconds(pid_) - cpu_start > options_.cpu_seconds_per_call)
+      if (options_.cpu_seconds_per_call > 0 &&
+          cpu_seconds(host_pid_) - cpu_start > options_.cpu_seconds_per_call)
         return Wait::CpuLimit;
     }
+  }
+
+  // What the plugin wrote into the channel: how much, and the first bytes of it.
+  std::string garbage_text() {
+    char chunk[1 << 16];
+    while (true) {  // what else is there already
+      const ssize_t k = ::recv(sock_, chunk, sizeof chunk, MSG_DONTWAIT);
+      if (k <= 0) break;
+      inbox_.append(chunk, static_cast<size_t>(k));
+      if (inbox_.size() > (1u << 20)) break;
+    }
+    const size_t n = inbox_.size();
+    return "the backend wrote into dmlcert's channel to its process (descriptor " +
+           std::to_string(wire::kSocketFd) + "): " + std::to_string(n) + (n == 1 ? " byte" : " bytes") +
+           " that are not dmlcert's messages, starting \"" + printable(inbox_.substr(0, 48), 120) + "\"";
   }
 
   void drain_output() {
@@ -417,15 +477,14 @@ class IsolatedBackend : public Backend {
     }
   }
 
-  ExecResult killed(Wait why, double deadline) {
-    const uint64_t rss = resident_bytes(pid_);
+  // `deadline`: deadline_text() of the deadline that passed.
+  ExecResult killed(Wait why, const std::string& deadline) {
+    const uint64_t rss = resident_bytes(host_pid_);
+    const std::string garbage = why == Wait::Garbage ? garbage_text() : "";
     reap(true);
     switch (why) {
-      case Wait::Timeout: {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "no answer within its deadline of %.1f s", deadline);
-        return exec_result(Status::Error, Fault::Timeout, buf);
-      }
+      case Wait::Timeout: return exec_result(Status::Error, Fault::Timeout, "no answer within " + deadline);
+      case Wait::Garbage: return exec_result(Status::Error, Fault::Crash, garbage);
       case Wait::MemoryLimit:
         return exec_result(Status::Error, Fault::Limit,
                            "the backend process used " + bytes_text(rss) + ", over its memory limit of " +
@@ -482,7 +541,7 @@ class IsolatedBackend : public Backend {
     if (reaped_) return true;
     int wstatus = 0;
     if (pid_ < 0 || ::waitpid(pid_, &wstatus, WNOHANG) != pid_) return false;
-    exit_status_ = wstatus;
+    exit_status_ = memory_.child_exit().value_or(wstatus);
     reaped_ = true;
     return true;
   }
@@ -490,7 +549,9 @@ class IsolatedBackend : public Backend {
   // wrote into retired bindings or crashed it. Either way the fault belongs to that call.
   void note_late_fault_or_drop() {
     const FaultRecord record = memory_.fault_record();
-    if (record.magic == FaultRecord::kMagic) {
+    if (stop_requested()) {
+      // dmlcert killed it on SIGINT or SIGTERM: nothing to blame on a call.
+    } else if (record.magic == FaultRecord::kMagic) {
       note_late_fault(record);
     } else if (calls_ > 0) {
       pending_late_.push_back(
@@ -538,44 +599,30 @@ class IsolatedBackend : public Backend {
     // A larger pipe wakes this side less often for a plugin that prints a lot (best effort: the
     // system may refuse the size).
     ::fcntl(out_fd_, F_SETPIPE_SZ, 1 << 20);
-    posix_spawn_file_actions_t actions;
-    ::posix_spawn_file_actions_init(&actions);
-    ::posix_spawn_file_actions_adddup2(&actions, child_sock, wire::kSocketFd);
-    ::posix_spawn_file_actions_adddup2(&actions, memory_.fd(), wire::kMemFd);
-    // The plugin's prints go to a pipe this side drains and caps, never into dmlcert's output.
-    ::posix_spawn_file_actions_adddup2(&actions, child_out, STDOUT_FILENO);
-    ::posix_spawn_file_actions_adddup2(&actions, child_out, STDERR_FILENO);
-    posix_spawnattr_t attr;
-    ::posix_spawnattr_init(&attr);
-    // A process group of its own: killed whole, and out of reach of the terminal's Ctrl-C, which
-    // dmlcert handles (it stops the run and kills the group).
-    ::posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    ::posix_spawnattr_setsigmask(&attr, &none);
-    ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-    std::string host = options_.host_path, parent = std::to_string(::getpid());
-    std::vector<char*> argv = {host.data(), spec_.data(), parent.data(), nullptr};
-    const int rc = ::posix_spawn(&pid_, host.c_str(), &actions, &attr, argv.data(), environ);
-    ::posix_spawn_file_actions_destroy(&actions);
-    ::posix_spawnattr_destroy(&attr);
+    HostLaunch launch;
+    launch.path = options_.host_path;
+    launch.args = {spec_, std::to_string(::getpid())};
+    launch.socket_fd = child_sock;
+    launch.memory_fd = memory_.fd();
+    launch.output_fd = child_out;
+    pid_ = launch_host(launch, error);
     ::close(child_sock);
     ::close(child_out);
-    if (rc != 0) {
-      pid_ = -1;
+    if (pid_ < 0) {
       close_fds();
-      *error = "cannot start " + host + ": " + std::strerror(rc);
       return false;
     }
+    host_pid_ = pid_;
+    inbox_.clear();
     reaped_ = false;
     remember_child(pid_);
     captured_ = {};
     std::string hello;
-    const Wait waited = wait(hello, options_.floor_seconds + 10);
+    const Wait waited = wait(hello, load_deadline());
     if (waited != Wait::Answered) {
       const std::string printed = captured_.text;
-      const ExecResult why =
-          waited == Wait::Died ? died(memory_.fault_record()) : killed(waited, options_.floor_seconds + 10);
+      const ExecResult why = waited == Wait::Died ? died(memory_.fault_record())
+                                                  : killed(waited, deadline_text(load_deadline(), true));
       *error = "the backend process " + (waited == Wait::Died ? "died while loading: " + why.message
                                                               : "did not start: " + why.message);
       if (!printed.empty()) *error += "; it printed: " + printed.substr(0, 2000);
@@ -594,6 +641,8 @@ class IsolatedBackend : public Backend {
     for (OpKind k : all_ops()) rows += functions_of(k);
     implemented_.assign(rows * kDataTypeCount, 0);
     for (auto& cell : implemented_) cell = rd.u8();
+    loading_interference_ = rd.str();
+    host_pid_ = host_process(pid_);
     if (!rd.ok()) {
       *error = "malformed greeting from the backend process";
       reap(true);
@@ -620,7 +669,11 @@ class IsolatedBackend : public Backend {
     if (pid_ < 0) return exit_status_;
     if (kill_first && !reaped_) kill_group();
     int wstatus = exit_status_;
-    if (!reaped_) ::waitpid(pid_, &wstatus, 0);
+    if (!reaped_) {
+      ::waitpid(pid_, &wstatus, 0);
+      // Under a namespace's first process, how the host itself ended (namespace_init.h).
+      wstatus = memory_.child_exit().value_or(wstatus);
+    }
     exit_status_ = wstatus;
     // Whatever the plugin forked into the group goes too.
     kill_group();
@@ -647,8 +700,13 @@ class IsolatedBackend : public Backend {
   std::string spec_;
   IsolationOptions options_;
   SharedCallMemory memory_;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1;       // the process launch_host() started: the one to wait for and kill
+  pid_t host_pid_ = -1;  // the host process proper (host_process()): its memory and CPU time count
   int sock_ = -1, out_fd_ = -1;
+  std::string inbox_;  // read from the channel, not yet a whole frame
+  // What the backend did to its process while it was loaded (its fault handlers replaced): given
+  // with the first call's result.
+  std::string loading_interference_;
   int exit_status_ = 0;
   bool reaped_ = false;  // waitpid has collected pid_ (its status is exit_status_)
   uint64_t calls_ = 0;

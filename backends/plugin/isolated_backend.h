@@ -23,6 +23,8 @@ struct IsolationOptions {
   // hang costs seconds and a large case still gets the time it needs.
   double floor_seconds = 5;
   double bytes_per_second = 64.0 * (1 << 20);
+  // A fresh process's deadline to load the backend and answer (a large library takes seconds).
+  double load_seconds = 15;
   // The child's resident memory; over it, the call ends as Fault::Limit. 0: no limit.
   uint64_t memory_limit_bytes = 0;
   // CPU time one call may use, over all its threads; over it, Fault::Limit. 0: no limit.

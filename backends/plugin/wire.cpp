@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 
@@ -99,10 +100,28 @@ CallLayout read_layout(Reader& rd) {
   return l;
 }
 
+FrameHeader read_frame_header(const char* bytes, size_t n) {
+  FrameHeader h;
+  if (n < kFrameHeaderBytes) {
+    // A prefix of the magic number may still become a frame; anything else never will.
+    uint32_t magic = kFrameMagic;
+    h.header_ok = std::memcmp(bytes, &magic, std::min<size_t>(n, 4)) == 0;
+    return h;
+  }
+  uint32_t magic = 0;
+  std::memcpy(&magic, bytes, 4);
+  std::memcpy(&h.payload_bytes, bytes + 4, 4);
+  h.complete = true;
+  h.header_ok = magic == kFrameMagic && h.payload_bytes <= kMaxFrameBytes;
+  return h;
+}
+
 Io send_frame(int fd, const std::string& payload) {
-  std::string frame(4, '\0');
-  uint32_t n = static_cast<uint32_t>(payload.size());
-  std::memcpy(frame.data(), &n, 4);
+  std::string frame(kFrameHeaderBytes, '\0');
+  const uint32_t magic = kFrameMagic;
+  const auto n = static_cast<uint32_t>(payload.size());
+  std::memcpy(frame.data(), &magic, 4);
+  std::memcpy(frame.data() + 4, &n, 4);
   frame += payload;
   size_t done = 0;
   while (done < frame.size()) {
@@ -144,11 +163,13 @@ Io recv_frame(int fd, std::string& payload, int timeout_ms) {
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   bool forever = timeout_ms < 0;
-  uint32_t n = 0;
-  Io io = read_exact(fd, reinterpret_cast<char*>(&n), 4, deadline, forever);
+  char header[kFrameHeaderBytes];
+  Io io = read_exact(fd, header, sizeof header, deadline, forever);
   if (io != Io::Ok) return io;
-  payload.assign(n, '\0');
-  return read_exact(fd, payload.data(), n, deadline, forever);
+  const FrameHeader h = read_frame_header(header, sizeof header);
+  if (!h.header_ok) return Io::Error;
+  payload.assign(h.payload_bytes, '\0');
+  return read_exact(fd, payload.data(), h.payload_bytes, deadline, forever);
 }
 
 }  // namespace dmlcert::plugin::wire

@@ -85,10 +85,26 @@ enum class Request : uint8_t {
   Ping = 2,  // answered at once: shows the child is alive (and no late write killed it) after a call
 };
 
+// A frame: kFrameMagic, the payload's length, the payload (both numbers 4 bytes, host order). The
+// magic number lets the harness tell its frames from bytes the plugin wrote into the socket's
+// descriptor (a plugin that writes into descriptors it does not own): those are reported as such,
+// never waited on as the length of a frame that does not come.
+inline constexpr uint32_t kFrameMagic = 0x574c4d44;  // "DMLW"
+inline constexpr size_t kFrameHeaderBytes = 8;
+inline constexpr uint32_t kMaxFrameBytes = 64u << 20;  // far above any answer or request
+// What the first bytes of a stream say: a frame of payload_bytes (when header_ok), or not a frame.
+struct FrameHeader {
+  bool complete = false;   // at least kFrameHeaderBytes were given
+  bool header_ok = false;  // the magic number, and a length within kMaxFrameBytes
+  uint32_t payload_bytes = 0;
+};
+FrameHeader read_frame_header(const char* bytes, size_t n);
+
 enum class Io { Ok, Eof, Timeout, Error };
-// Length-prefixed frames. send_frame never raises SIGPIPE.
+// Frames as above. send_frame never raises SIGPIPE.
 Io send_frame(int fd, const std::string& payload);
-// Waits at most timeout_ms (negative: forever) for the whole frame.
+// Waits at most timeout_ms (negative: forever) for the whole frame; a stream that does not start
+// with a frame header is an Error.
 Io recv_frame(int fd, std::string& payload, int timeout_ms);
 
 }  // namespace dmlcert::plugin::wire

@@ -26,12 +26,11 @@ namespace fs = std::filesystem;
 
 int g_exit_status = kExitPassed;
 
+// Every SIGINT or SIGTERM asks the run to stop and kills the isolation children; none exits on the
+// spot, so that any number of them (GNU timeout sends one to dmlcert, then one to its group) still
+// ends in reports written whole, marked incomplete. The first signal decides the exit status.
 void on_stop_signal(int sig) {
-  if (stop_requested()) {
-    plugin::kill_all_children();
-    ::_exit(128 + sig);
-  }
-  request_stop(sig);
+  if (!stop_requested()) request_stop(sig);
   plugin::kill_all_children();
 }
 
@@ -80,23 +79,15 @@ bool writable_dir(const std::string& dir, bool create, std::string* why) {
   return ok;
 }
 
-bool claim_repro_dir(const std::string& dir, std::string* why) {
-  if (!writable_dir(dir, /*create=*/true, why)) return false;
-  std::error_code ec;
-  const fs::path target = fs::absolute(dir, ec), marker = target / kReproDirMarker;
-  const bool ours = fs::exists(marker, ec);
-  if (!ours && !fs::is_empty(target, ec)) {
-    *why =
-        "is not empty and was not made by dmlcert: name a new or empty directory (dmlcert empties the "
-        "repro directories it made at the start of each run)";
-    return false;
-  }
-  // A run's files stand alone: nothing of an earlier run is left beside them.
-  for (const auto& entry : fs::directory_iterator(target, ec))
-    if (entry.path().filename() != kReproDirMarker) fs::remove_all(entry.path(), ec);
-  std::ofstream(marker)
-      << "Made by dmlcert: each run empties this directory and writes its repro files here.\n";
-  return true;
+std::optional<engine::ReproDir> claim_repro_dir(std::string_view command, const std::string& dir) {
+  std::string why;
+  std::optional<engine::ReproDir> claimed = engine::ReproDir::claim(dir, &why);
+  const std::string named = "dmlcert " + std::string(command) + ": --repro-dir '" + printable(dir, 200) + "'";
+  if (!claimed)
+    std::cerr << named << ": " << why << "\n";
+  else if (!claimed->note().empty())
+    std::cerr << named << " " << claimed->note() << "\n";
+  return claimed;
 }
 
 std::string absolute_spec(const std::string& spec) {
@@ -180,6 +171,7 @@ nlohmann::ordered_json report_json(const Case& c, const std::string& file, const
     auto& vs = j["violations"] = nlohmann::ordered_json::array();
     for (const Violation& v : r.exec.violations) vs.push_back({{"rule", v.rule}, {"message", v.message}});
   }
+  if (!r.exec.interference.empty()) j["interference"] = r.exec.interference;
   if (!r.exec.output_text.empty()) {
     j["backend_printed"] = r.exec.output_text;
     if (r.exec.output_dropped) j["backend_printed_dropped_bytes"] = r.exec.output_dropped;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "dmlcert/backend.h"
@@ -14,6 +15,7 @@
 #include "engine.h"
 #include "options.h"
 #include "plugin/isolated_backend.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 
@@ -39,6 +41,11 @@ int exit_status();
 // Says "dmlcert COMMAND: message" on stderr; returns kExitUsage.
 int usage_error(std::string_view command, const std::string& message);
 
+// Claims `dir` as the repro directory of a run that starts now (engine/repro_dir.h): locked for the
+// run, so that no other run removes its files. Says on stderr why not (nullopt) or where the files
+// go instead when another run holds it.
+std::optional<engine::ReproDir> claim_repro_dir(std::string_view command, const std::string& dir);
+
 // The dmlcert executable's absolute path, for the commands that reproduce a failure.
 std::string program_path();
 
@@ -49,12 +56,6 @@ inline constexpr double kReplaySettleSeconds = 0.25;
 // Whether dir is, or can be made, a directory that can be written; says why not. With create it
 // is made now, parents included; without, what was made to find out is removed again.
 bool writable_dir(const std::string& dir, bool create, std::string* why);
-
-// Makes `dir` the repro directory of a run that starts now: created when missing, emptied when an
-// earlier run of dmlcert made it (kReproDirMarker), refused when it holds anything else, so that
-// the files in it are this run's alone. Says why not.
-inline constexpr const char* kReproDirMarker = ".dmlcert-repros";
-bool claim_repro_dir(const std::string& dir, std::string* why);
 
 // A backend spec with a plugin's path made absolute, so that printed commands work from anywhere.
 std::string absolute_spec(const std::string& spec);
@@ -87,9 +88,9 @@ bool run_plan(engine::Plan& plan, Backends& backends, const engine::EngineOption
 nlohmann::ordered_json report_json(const Case& c, const std::string& file, const CaseReport& r,
                                    bool output_data = true);
 
-// Stops a long run cleanly on SIGINT/SIGTERM: the first signal asks the run to stop (its reports
-// are then written, marked incomplete); a second one exits at once. Isolation children are killed
-// either way.
+// Stops a long run cleanly on SIGINT/SIGTERM, however many arrive: the run stops, its reports are
+// written, marked incomplete, and the first signal sets the exit status (130, 143). Isolation
+// children are killed at once.
 void install_stop_handlers();
 // 128 + the signal that stopped the run, or 0.
 int stopped_exit_status();

@@ -13,9 +13,11 @@
 #include "dmlcert/text.h"
 #include "expectations.h"
 #include "failure_printer.h"
+#include "plugin/containment.h"
 #include "progress.h"
 #include "report_files.h"
 #include "report_summary.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -32,7 +34,7 @@ struct CertifyArgs {
   int stop_after_failures = 0;
   unsigned jobs = default_jobs();
   int max_timeouts = 10;
-  double time_limit = 0;
+  double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
   plugin::IsolationOptions isolation;
   ReportFiles files;
@@ -47,15 +49,16 @@ int certify(CertifyArgs& a) {
   o.ops = a.ops;
   o.stop_after_failures = a.stop_after_failures;
   o.max_timeouts = a.max_timeouts;
-  o.time_limit_seconds = a.time_limit;
+  o.time_limit_is_budgets = a.time_limit < 0;
+  o.time_limit_seconds = o.time_limit_is_budgets ? o.budget.time_bound_seconds : a.time_limit;
   // Everything that can be checked before the first case: the corpus, the repro directory, the
   // report files (docs/design.md, "The command").
   std::string corpus_dir = a.corpus;
   if (std::error_code ec; !corpus_dir.empty() && !fs::is_directory(corpus_dir, ec))
     return usage_error("certify", "--corpus '" + printable(corpus_dir, 200) + "' is not a directory" +
                                       (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)"));
-  if (std::string why; !claim_repro_dir(a.repro_dir, &why))
-    return usage_error("certify", "--repro-dir '" + printable(a.repro_dir, 200) + "': " + why);
+  const std::optional<engine::ReproDir> repro_dir = claim_repro_dir("certify", a.repro_dir);
+  if (!repro_dir) return kExitUsage;
   if (std::string why; !can_write_reports(a.files, &why)) return usage_error("certify", why);
   std::optional<cert::Expectations> expectations;
   if (!a.expect.empty()) {
@@ -109,10 +112,11 @@ int certify(CertifyArgs& a) {
     return kExitFailed;
   }
   o.backend = backends->spec;
+  o.containment = plugin::containment().statement;
   o.engine.backend_spec = backends->spec;
   o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
-  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.repro_dir = repro_dir->path();
   o.engine.isolated = true;
   // Bindings are capped at 16 MiB: generated valid cases stay far below it, and an invalid case
   // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
@@ -138,6 +142,8 @@ int certify(CertifyArgs& a) {
   // The backend opened above serves the run; confirmations open fresh ones.
   std::unique_ptr<Backend> first = std::move(backends->under_test);
   const Backends& opened = *backends;
+  // From here on, the time bound ends whatever is under way: a call, a confirmation, a shrink.
+  set_run_time_bound(o.time_limit_seconds);
   std::string error;
   auto report = engine::run_certification(
       o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); },
@@ -187,10 +193,11 @@ void add_certify_command(CLI::App& app) {
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit,
-                  "Stop after this many seconds and write the reports, marked incomplete (0: no limit). "
-                  "The reports are also rewritten every 10 s while the run goes on")
-      ->check(number_in(0, kMaxDurationSeconds))
-      ->capture_default_str();
+                  "Stop after this many seconds and write the reports, marked incomplete, saying what did "
+                  "not run (0: no limit). Default: the budget's time bound, whatever the backend does: "
+                  "smoke 120 s, quick 540 s, standard 1800 s, thorough 7200 s. The reports are also "
+                  "rewritten every 10 s while the run goes on")
+      ->check(number_in(0, kMaxDurationSeconds));
   add_repro_dir_option(*cmd, &args->repro_dir, "Where case files of failures are kept");
   cmd->add_option("--corpus", args->corpus,
                   "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "registry.h"
 #include "report_files.h"
+#include "repro_dir.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -81,8 +82,8 @@ int fuzz(FuzzArgs& a) {
                        "--shard '" + printable(a.shard, 60) + "' is not i/n with 0 <= i < n <= 4294967295");
   // Every destination is checked before the first case, so a run never ends in a file it cannot
   // write (docs/design.md, "The command").
-  if (std::string why; !claim_repro_dir(a.repro_dir, &why))
-    return usage_error("fuzz", "--repro-dir '" + printable(a.repro_dir, 200) + "': " + why);
+  const std::optional<engine::ReproDir> repro_dir = claim_repro_dir("fuzz", a.repro_dir);
+  if (!repro_dir) return kExitUsage;
   if (std::string why;
       !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why))
     return usage_error("fuzz", why);
@@ -104,7 +105,7 @@ int fuzz(FuzzArgs& a) {
   o.engine.backend_spec = backends->spec;
   o.engine.backend_flags = isolation_flags(backends->isolation);
   o.engine.program = program_path();
-  o.engine.repro_dir = fs::absolute(a.repro_dir).string();
+  o.engine.repro_dir = repro_dir->path();
   o.engine.run = a.options;
   o.engine.run.oracle_is_under_test = a.backend == "reference" && a.vs == "reference";
   // Generated valid cases are small; the cap only bounds what invalid descriptors declaring huge

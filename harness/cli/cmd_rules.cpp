@@ -38,6 +38,14 @@ void print_markdown() {
   for (const Rule& r : rule_catalog())
     std::cout << "| `" << r.id << "` | " << name(r.tag) << " | " << r.text << " | " << admits_text(r)
               << " |\n";
+  std::cout << "\n## Robustness checks\n\n"
+               "What a backend must not do to the process that hosts it, whatever the case: checked "
+               "around its calls, reported as `robustness/ID`. Operators that read indices are also "
+               "given index values at the extremes of their type (`<PREFIX>.INDEX_RANGE.extreme`): no "
+               "crash, no access outside the buffers.\n\n"
+               "| ID | check |\n|---|---|\n";
+  for (const RobustnessCheck& c : robustness_checks())
+    std::cout << "| `" << c.id << "` | " << c.text << " |\n";
 }
 
 int list_rules(bool json, bool markdown) {
@@ -53,6 +61,8 @@ int list_rules(bool json, bool markdown) {
       if (!admits_text(r).empty()) j["if_executed"] = admits_text(r);
       out.push_back(std::move(j));
     }
+    for (const RobustnessCheck& c : robustness_checks())
+      out.push_back({{"id", c.id}, {"tag", "robustness"}, {"text", c.text}});
     std::cout << out.dump(2) << "\n";
     return kExitPassed;
   }
@@ -61,9 +71,15 @@ int list_rules(bool json, bool markdown) {
     id_width = std::max(id_width, r.id.size());
     tag_width = std::max(tag_width, name(r.tag).size());
   }
+  for (const RobustnessCheck& c : robustness_checks()) id_width = std::max(id_width, c.id.size());
+  tag_width = std::max(tag_width, std::string_view("robustness").size());
   for (const Rule& r : rules)
     std::cout << std::left << std::setw(static_cast<int>(id_width)) << r.id << "  "
               << std::setw(static_cast<int>(tag_width)) << name(r.tag) << "  " << r.text << "\n";
+  for (const RobustnessCheck& c : robustness_checks())
+    std::cout << std::left << std::setw(static_cast<int>(id_width)) << c.id << "  "
+              << std::setw(static_cast<int>(tag_width)) << "robustness"
+              << "  " << c.text << "\n";
   return kExitPassed;
 }
 
@@ -79,7 +95,8 @@ void add_rules_command(CLI::App& app) {
       "List every rule of the catalog: its ID (as validators report it and case files name it), its "
       "tag (doc: stated in the documentation; inferred: the only reading that makes the formulas "
       "well defined; unspecified and doc/U: descriptors or data that make a case class U) and its "
-      "text, in aligned columns.",
+      "text, in aligned columns; then the robustness checks (what a backend must not do to the "
+      "process that hosts it).",
       [](const RulesArgs& a) { return list_rules(a.json, a.markdown); }, "Exit status: 0.");
   auto* j = cmd->add_flag("--json", args->json, "Print a JSON array of {id, tag, text, if_executed} instead");
   cmd->add_flag("--markdown", args->markdown, "Print docs/rules.md instead")->excludes(j);

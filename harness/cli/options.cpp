@@ -133,6 +133,11 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
          "GiB the backend's process may hold in memory; over it, the case ends as `limit` (default: an "
          "eighth of this machine's memory, between 0.5 and 2 GiB; 0: none)")
       ->check(number_in(0, kMaxMemoryGib));
+  cmd.add_option("--load-timeout", options->load_seconds,
+                 "Seconds a backend process may take to load the backend and answer (a large library "
+                 "takes seconds to load); past it, the backend did not start")
+      ->check(number_in(0.1, kMaxSeconds))
+      ->capture_default_str();
   cmd.add_option(
          "--cpu-limit", options->cpu_seconds_per_call,
          "CPU seconds one call may use over all its threads; over it, the case ends as `limit` (0: none)")
@@ -147,6 +152,8 @@ std::string isolation_flags(const plugin::IsolationOptions& options) {
     flags += " --timeout " + number_text(options.floor_seconds);
   if (options.memory_limit_bytes != plugin::default_memory_limit())
     flags += " --memory-limit " + number_text(static_cast<double>(options.memory_limit_bytes) / (1 << 30));
+  if (options.load_seconds != defaults.load_seconds)
+    flags += " --load-timeout " + number_text(options.load_seconds);
   if (options.cpu_seconds_per_call != defaults.cpu_seconds_per_call)
     flags += " --cpu-limit " + number_text(options.cpu_seconds_per_call);
   return flags;

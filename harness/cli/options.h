@@ -51,7 +51,7 @@ std::string operator_list(std::string_view sep);
 void add_backend_option(CLI::App& cmd, std::string* spec);
 // Adds --fp16-accumulation (the comparison profile for FLOAT16 reductions) bound to *options.
 void add_run_options(CLI::App& cmd, RunOptions* options);
-// Adds the isolation child's options (--timeout, --memory-limit, --cpu-limit).
+// Adds the isolation child's options (--timeout, --load-timeout, --memory-limit, --cpu-limit).
 void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options);
 // The add_isolation_options flags whose values differ from the defaults, each with a leading
 // space (" --memory-limit 0.5"), for repro lines: they rerun a case under the limits it failed under.

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "dmlcert/file_writer.h"
 #include "dmlcert/text.h"
 
 namespace dmlcert::cli {
@@ -12,27 +13,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes through a temporary sibling and a rename, so that a report is whole or absent.
+// Whole or absent, through a symbolic link if the path is one (write_file_atomically()).
 bool write_file(const std::string& path, const std::string& text, bool quiet) {
   std::error_code ec;
-  fs::path p(path);
+  const fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) {
-      if (!quiet)
-        std::cerr << "dmlcert: cannot write " << printable(path) << ": " << std::strerror(errno) << "\n";
-      return false;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    if (!quiet) std::cerr << "dmlcert: cannot write " << printable(path) << ": " << ec.message() << "\n";
-    return false;
-  }
-  return true;
+  const FileWritten written = write_file_atomically(path, text);
+  if (!written && !quiet) std::cerr << "dmlcert: " << written.message << "\n";
+  return static_cast<bool>(written);
 }
 
 std::string dir_of(const std::string& path) {
@@ -53,7 +41,8 @@ bool can_write_reports(const ReportFiles& files, std::string* why) {
   for (const std::string* path : {&files.json, &files.junit, &files.markdown, &files.html}) {
     if (path->empty()) continue;
     std::error_code ec;
-    const fs::path p = fs::absolute(*path, ec);
+    // A link is written through (write_file_atomically()): what it names is what must be writable.
+    const fs::path p = fs::weakly_canonical(fs::absolute(*path, ec), ec);
     // The report replaces the file by a rename, which a directory in its place would refuse.
     if (fs::is_directory(p, ec)) {
       *why = "cannot write the report " + printable(*path, 200) + ": it is a directory";

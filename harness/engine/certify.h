@@ -26,6 +26,11 @@ struct Budget {
   // certification level.
   double per_lower_cell = 1;
   int per_lower_rule = 1;
+  // The wall time a run of this budget may take, however slow or crashy the backend (the default
+  // of --time-limit): at the bound it stops, its reports say what did not run and why. Several
+  // times what the budget takes on two cores, and for quick under 10 minutes with the time to
+  // settle, shut down and write the reports.
+  double time_bound_seconds = 0;
 };
 std::optional<Budget> budget_named(const std::string& name);  // smoke, quick, standard, thorough
 
@@ -46,6 +51,7 @@ struct CertifyOptions {
   int stop_after_failures = 0;
   std::vector<Case> corpus;  // replayed first (cases above the level or outside ops are left out)
   EngineOptions engine;      // its on_progress counts tasks done and planned
+  std::string containment;   // how the backend's processes are contained, for the report
 
   // Hangs cost seconds, not hours (docs/design.md, "Isolation"). After a timeout (or a memory or
   // CPU limit, as costly) the rest of that cell or rule check is not run; after
@@ -53,8 +59,10 @@ struct CertifyOptions {
   // in the run, the run stops calling the backend.
   int timeouts_per_operator = 3;
   int max_timeouts = 10;
-  // Stop, with the report marked incomplete, after this long (0: no limit).
+  // Stop, with the report marked incomplete, after this long (0: no limit). The run's time bound
+  // (interrupt.h) ends a call, a confirmation or a shrink in progress at the same moment.
   double time_limit_seconds = 0;
+  bool time_limit_is_budgets = false;  // the budget's default bound, not --time-limit
   // Called with the report so far, marked as still running, every checkpoint_seconds: a run that
   // is killed from outside (a CI time limit) has already written a report.
   std::function<void(const cert::Report&)> on_checkpoint;

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <utility>
 
+#include "dmlcert/file_writer.h"
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
 #include "shrink.h"
@@ -103,29 +103,41 @@ std::string Engine::path_for(const std::string& stem, const std::string& suffix)
   return (fs::path(options_.repro_dir) / (file_safe(stem) + suffix)).string();
 }
 
-bool Engine::save(const std::string& path, const Case& c) {
-  std::string error;
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (write_case_file(path, c, &error)) return true;
-  tell([&](Listener& l) {
-    l.warning("dmlcert: cannot write " + printable(path) + ": " + printable(error) + "\n");
-  });
+bool Engine::save_file(const std::string& path, const std::string& text) {
+  ReproSpace& space = *options_.repro_space;
+  std::string warning;
+  {
+    std::lock_guard<std::mutex> hold(space.lock);
+    if (!space.error.empty()) return false;  // out of space: nothing more is written
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    const FileWritten written = write_file_atomically(path, text);
+    if (written) return true;
+    if (written.error == FileWritten::Error::NoSpace) {
+      space.error = "the repro directory ran out of space (" + written.message +
+                    "): no case file is written after that, and the failures from then on have none";
+      warning = "dmlcert: " + space.error + "\n";
+    } else {
+      warning = "dmlcert: " + printable(written.message) + "\n";
+    }
+  }
+  tell([&](Listener& l) { l.warning(warning); });
   return false;
+}
+
+std::string Engine::repro_error() const {
+  std::lock_guard<std::mutex> hold(options_.repro_space->lock);
+  return options_.repro_space->error;
+}
+
+bool Engine::save(const std::string& path, const Case& c) {
+  return save_file(path, to_json(c, true));
 }
 
 bool Engine::save_sequence(const std::string& path, const std::vector<Case>& cases) {
   std::string text;
   for (const Case& c : cases) text += to_json(c, false) + "\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
+  return save_file(path, text);
 }
 
 CaseOutcome Engine::run(const WorkItem& item) {
@@ -177,7 +189,7 @@ CaseOutcome Engine::run_one(Case c, const WorkItem& item,
   }
   out.report = judge(c, out.cls);
   out.c = std::move(c);
-  if (stop_requested()) {
+  if (run_must_end()) {
     out.interrupted = true;
     tell([&](Listener& l) { l.case_ran(item, out); });
     return out;
@@ -220,7 +232,7 @@ void Engine::blame_late_fault(const LateFault& late) {
 }
 
 void Engine::rerun_suspects() {
-  while (!suspects_.empty() && !stop_requested()) {
+  while (!suspects_.empty() && !run_must_end()) {
     Call suspect = std::move(suspects_.front());
     suspects_.pop_front();
     const CaseReport r = judge(suspect.c, suspect.cls);
@@ -241,7 +253,7 @@ void Engine::report_late_failures() {
 
 void Engine::settle() {
   rerun_suspects();
-  while (!stop_requested()) {
+  while (!run_must_end()) {
     const std::vector<LateFault> late = under_test_.settle(kLateSettleSeconds);
     if (late.empty()) break;
     for (const LateFault& l : late) blame_late_fault(l);
@@ -267,7 +279,8 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
   }
   const bool known = options_.known && options_.known(call->counts_at);
   const bool investigated = take_investigation_turn(call->counts_at, f.outcome);
-  if (options_.confirm && fresh_ && investigated && !known) {
+  f.cause_known = investigated && !known && !cause_is_new(f.id, f.outcome, f.detail);
+  if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
     // first), or, for a late write, as a wrong output: alone, the write can land before the harness
@@ -278,9 +291,20 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
     f.confirmation = again ? cert::Confirmation::Reproduced : cert::Confirmation::NotReproduced;
   }
   tell([&](Listener& l) { l.failure_confirmed(f); });
-  f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
+  // Only a file that was written: a reproduce line never names one that does not exist.
+  if (!f.repro.empty())
+    f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
+}
+
+bool Engine::cause_is_new(const cert::CheckId& id, Outcome outcome, const std::string& detail) {
+  if (!options_.cause || options_.max_investigated_per_cause <= 0) return true;
+  std::lock_guard<std::mutex> hold(options_.causes->lock);
+  int& n = options_.causes->investigated[options_.cause(id, outcome, detail)];
+  if (n >= options_.max_investigated_per_cause) return false;
+  ++n;
+  return true;
 }
 
 bool Engine::take_investigation_turn(const cert::CheckId& check, Outcome outcome) {
@@ -340,19 +364,24 @@ void Engine::remember(const Case& c, const Classification& cls, Outcome outcome,
 std::optional<Outcome> Engine::replay(const std::vector<Classified>& cases, bool settle) {
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return std::nullopt;
-  RunOptions run = options_.run;
-  if (settle) run.settle_seconds = kConfirmSettleSeconds;
-  Runner runner(*backend, oracle_, run);
+  // Only the last case is watched after its call: a late fault of an earlier one shows with the
+  // next call anyway, and a wait after each of a bisection's cases cost seconds per trial.
+  Runner runner(*backend, oracle_, options_.run);
+  RunOptions watched = options_.run;
+  watched.settle_seconds = kConfirmSettleSeconds;
+  Runner last_runner(*backend, oracle_, watched);
   CaseReport last;
-  for (const Classified& c : cases) last = runner.run(*c.c, *c.cls);
+  for (size_t i = 0; i < cases.size() && !run_must_end(); ++i)
+    last = (settle && i + 1 == cases.size() ? last_runner : runner).run(*cases[i].c, *cases[i].cls);
   return last.outcome;
 }
 
-bool Engine::sequence_fails(const std::vector<Classified>& cases, Outcome outcome) {
-  return replay(cases, is_late_fault(outcome) || outcome == Outcome::Crash) == outcome;
+bool Engine::sequence_fails(const std::vector<Classified>& cases, Outcome outcome, bool settle) {
+  return replay(cases, settle) == outcome;
 }
 
-std::optional<std::vector<Case>> Engine::bisect(const Case& c, const Classification& cls, Outcome outcome) {
+std::optional<std::vector<Case>> Engine::bisect(const Case& c, const Classification& cls, Outcome outcome,
+                                                bool settle) {
   // The remembered cases in the order they ran, each once.
   std::map<uint64_t, const Remembered*> ran;
   for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
@@ -383,7 +412,7 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, const Classificat
   int trials = 0;
   auto fails = [&](const std::vector<Classified>& before) {
     ++trials;
-    return sequence_fails(with(before), outcome);
+    return !run_must_end() && sequence_fails(with(before), outcome, settle);
   };
   if (history.empty() || !fails(history)) return std::nullopt;
   // Most state bugs need one earlier call: the latest ones of the kernel first (an accumulator,
@@ -455,16 +484,23 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool known = options_.known && options_.known(out.counts_at);
   const bool investigated = take_investigation_turn(out.counts_at, outcome);
-  const bool affordable = !known && investigated && (!hang || hang_confirms_ < options_.max_hang_confirms);
+  f.cause_known = investigated && !known && !cause_is_new(item.id, outcome, f.detail);
+  const bool affordable =
+      !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
   // alone; (3) shrink what fails alone.
-  if (options_.confirm && fresh_ && affordable && !stop_requested()) {
-    if (sequence_fails({{&out.c, &out.cls}}, outcome)) {
+  // Watched after the call when the fault showed after the return: a late write, or a process that
+  // died after the call had returned. A crash in the call shows in the call.
+  const bool settle =
+      is_late_fault(outcome) ||
+      (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
+  if (options_.confirm && fresh_ && affordable && !run_must_end()) {
+    if (sequence_fails({{&out.c, &out.cls}}, outcome, settle)) {
       f.confirmation = cert::Confirmation::Reproduced;
     } else if (!hang) {
-      if (auto sequence = bisect(out.c, out.cls, outcome)) {
+      if (auto sequence = bisect(out.c, out.cls, outcome, settle)) {
         f.confirmation = cert::Confirmation::StateDependent;
         f.sequence = path_for(stem, ".sequence.jsonl");
         f.sequence_length = sequence->size();
@@ -477,7 +513,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
     }
   }
   tell([&](Listener& l) { l.failure_confirmed(f); });
-  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !stop_requested() &&
+  const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !run_must_end() &&
                       f.confirmation != cert::Confirmation::StateDependent &&
                       f.confirmation != cert::Confirmation::NotReproduced;
   if (shrink) {
@@ -490,6 +526,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
     Case smallest = shrink_failure(
         *shrinkable, out.cls,
         [&](const Case& candidate, const Classification& cls) {
+          if (run_must_end()) return false;
           Case named = candidate;
           named.name = shrunk_name;
           if (!options_.isolated && !options_.repro_dir.empty()) save(trial, named);
@@ -509,8 +546,10 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
       if (!save(f.shrunk, smallest)) f.shrunk.clear();
     }
   }
+  // Only a file that was written: a reproduce line never names one that does not exist.
   const std::string& best = !f.sequence.empty() ? f.sequence : !f.shrunk.empty() ? f.shrunk : f.repro;
-  f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
+  if (!best.empty())
+    f.reproduce = reproduce_command(options_.program, best, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   out.failure = std::move(f);
 }

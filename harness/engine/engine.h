@@ -128,6 +128,21 @@ class OneWorker final : public Plan {
   Share& share_;
 };
 
+// Whether the repro directory has run out of space, shared by the engines of one run's workers (they
+// write into the same directory): once one finds it full, none writes again and the run says so
+// once.
+struct ReproSpace {
+  std::mutex lock;
+  std::string error;  // empty while files are written
+};
+
+// Failures investigated per cause (EngineOptions::cause), shared by the engines of one run's workers:
+// a cause known to one worker is known to all.
+struct CauseTally {
+  std::mutex lock;
+  std::map<std::string, int> investigated;
+};
+
 struct EngineOptions {
   std::string backend_spec;  // as the user named it, with absolute paths (repro lines)
   std::string program;       // the dmlcert executable, absolute (repro lines)
@@ -137,6 +152,7 @@ struct EngineOptions {
   std::string backend_flags;
   // The run's own directory for repro files; empty: failures are not saved (`dmlcert run`).
   std::string repro_dir;
+  std::shared_ptr<ReproSpace> repro_space = std::make_shared<ReproSpace>();  // copies share it
   RunOptions run;
   // The backend runs in a child process: the harness survives a crash, so case files are
   // written only for failures. In-process runs keep one in-flight file rewritten before every
@@ -156,6 +172,14 @@ struct EngineOptions {
   // later ones are saved and reported, unchecked. A backend wrong in every call of a cell costs a
   // few fresh processes per cell, not one per case (docs/design.md, "The engine"). 0: no cap.
   int max_investigated_per_check = 2;
+  // The cause a failure belongs to (certify: its operator or rule check, outcome and kind of detail;
+  // report_summary.h). With a cause, only the first max_investigated_per_cause failures of each are
+  // confirmed, bisected and shrunk, whatever their check: a crash whose cause is known costs a
+  // process restart, not dozens of fresh processes (a heap corrupted by every call of an operator
+  // made every cell's crashes a bisection). Null: causes are not compared.
+  std::function<std::string(const cert::CheckId& id, Outcome outcome, const std::string& detail)> cause;
+  int max_investigated_per_cause = 2;
+  std::shared_ptr<CauseTally> causes = std::make_shared<CauseTally>();  // copies share it
   // Told of everything every worker finds (a printer), besides each worker's share.
   std::vector<Listener*> listeners;
 
@@ -191,6 +215,9 @@ class Engine {
   // would reveal, and reports its failure and those of the calls that run again because of it.
   void settle();
   size_t failures() const { return failures_; }
+  // Why repro files stopped being written (the repro directory ran out of space), for the report;
+  // empty while they are written.
+  std::string repro_error() const;
 
  private:
   // Every step of one case: classify, keep in flight, run, judge, investigate.
@@ -204,10 +231,10 @@ class Engine {
     const Classification* cls;
   };
   // Runs cases in order in a fresh backend; how the last one ended (nullopt: no fresh backend).
-  // With `settle`, a late fault is waited for after each call (RunOptions::settle_seconds).
+  // With `settle`, a late fault is waited for after the last call (kConfirmSettleSeconds).
   std::optional<Outcome> replay(const std::vector<Classified>& cases, bool settle);
-  // Whether replay() ends with `outcome`, waiting for late faults when `outcome` is one.
-  bool sequence_fails(const std::vector<Classified>& cases, Outcome outcome);
+  // Whether replay() ends with `outcome` (waiting for a late fault after the last call with `settle`).
+  bool sequence_fails(const std::vector<Classified>& cases, Outcome outcome, bool settle);
   // A late fault that names an earlier call: the failure of the case that made that call.
   std::optional<cert::Failure> failure_of(const LateFault& late);
   // What a call's result says about the backend's processes: late faults of earlier calls, or a
@@ -228,9 +255,16 @@ class Engine {
   // Whether a failure of `outcome` against `check` is still among the first of its check to be
   // investigated (EngineOptions::max_investigated_per_check); takes its turn when it is.
   bool take_investigation_turn(const cert::CheckId& check, Outcome outcome);
+  // Whether a failure's cause (EngineOptions::cause) is still among the first to be investigated;
+  // takes its turn when it is.
+  bool cause_is_new(const cert::CheckId& id, Outcome outcome, const std::string& detail);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
-  std::optional<std::vector<Case>> bisect(const Case& c, const Classification& cls, Outcome outcome);
+  std::optional<std::vector<Case>> bisect(const Case& c, const Classification& cls, Outcome outcome,
+                                          bool settle);
   std::string path_for(const std::string& stem, const std::string& suffix) const;
+  // Puts a repro file in place, whole (write_file_atomically()); once the repro directory is out of
+  // space, says so once (repro_error()) and writes nothing more.
+  bool save_file(const std::string& path, const std::string& text);
   bool save(const std::string& path, const Case& c);
   bool save_sequence(const std::string& path, const std::vector<Case>& cases);
   void remember(const Case& c, const Classification& cls, Outcome outcome,

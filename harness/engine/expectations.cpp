@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "dmlcert/case.h"
 #include "dmlcert/text.h"
 
 namespace dmlcert::cert {
@@ -54,13 +55,14 @@ std::string today_utc() {
 }
 
 std::optional<Expectations> load_expectations(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = printable(path, 200) + ": cannot read the expectations file";
+  // Read like a case file: a FIFO or a device is refused, not waited on.
+  constexpr uint64_t kMaxExpectationBytes = uint64_t{64} << 20;
+  std::string contents, why;
+  if (!read_text_file(path, kMaxExpectationBytes, &contents, &why)) {
+    *error = printable(path, 200) + ": " + why;
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
+  std::stringstream text(contents);
   Expectations e;
   e.file = path;
   // A previous JSON report: what failed then is known now.

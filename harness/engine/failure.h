@@ -37,6 +37,8 @@ struct Failure {
   uint64_t seed = 0;
   std::string backend_output;  // what the backend printed during the failing call (capped)
   uint64_t backend_output_dropped = 0;
+  // Not confirmed, bisected or shrunk: an earlier failure of the same cause was (EngineOptions::cause).
+  bool cause_known = false;
 };
 
 }  // namespace dmlcert::cert

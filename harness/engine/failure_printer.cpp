@@ -14,11 +14,14 @@ std::string failure_block(const cert::Failure& f) {
                             : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
                                   (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
         "\n";
+  if (f.cause_known) block += "  not investigated again: an earlier failure has the same cause\n";
   if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
   if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
   if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
   if (!f.backend_output.empty()) block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
-  if (!f.repro.empty()) block += "  reproduce: " + f.reproduce + "\n";
+  // The printer serves runs that keep repro files: a failure without one could not be written.
+  block += f.reproduce.empty() ? "  no case file: it could not be written\n"
+                               : "  reproduce: " + f.reproduce + "\n";
   return block;
 }
 

@@ -66,6 +66,14 @@ struct BackendOutput {
   static constexpr size_t kSamples = 3;
 };
 
+// The backend's calls and their wall time (isolated backends: from the request to the answer).
+struct BackendTime {
+  uint64_t calls = 0;
+  double seconds = 0;  // all calls together
+  double slowest = 0;  // the slowest call
+  double per_call() const { return calls ? seconds / static_cast<double>(calls) : 0; }
+};
+
 struct Shard {
   uint32_t index = 0, count = 1;
   bool operator==(const Shard&) const = default;
@@ -143,7 +151,27 @@ struct Report {
   // and never certifies. A report written while the run goes on says so here too.
   std::string stopped;
   engine::ShapeRecurrence recurrence;  // the shapes run more than once (shape_groups.h)
+  // How the backend's processes were kept apart from dmlcert (backends/plugin/containment.h): what
+  // this machine allowed and, when it lacks a namespace, what that leaves open. Empty in-process.
+  std::string containment;
+  // The run's time bound (0: none), and whether it is the budget's default or --time-limit.
+  double time_limit_seconds = 0;
+  bool time_limit_is_budgets = false;
+  BackendTime backend_time;
+  // Why repro files stopped being written (the repro directory ran out of space): the failures
+  // found after it have none. Empty when every repro file was written.
+  std::string repro_error;
 };
+
+// A backend is slow when its calls take kSlowCallSeconds or more on average: a certification's
+// cases are small, and a backend answers them in micro- to milliseconds; at half a second a call,
+// the quick budget's cases alone would take a day.
+inline constexpr double kSlowCallSeconds = 0.5;
+bool slow(const Report& r);
+// "4.02 s per call on average over 16 calls (slowest 4.03 s)"; empty when no call was timed.
+std::string speed_text(const Report& r);
+// Planned cases that did not run, over every cell, rule check and the corpus.
+uint64_t not_run_count(const Report& r);
 
 Counts totals(const Report& r);
 // Every shard 0..n-1 of one sharding is present (an unsharded run is 0/1).

@@ -45,6 +45,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
       << e(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
   out << "<div class=\"verdict " << (ok ? "yes" : "no") << "\"><h1>" << e(verdict(r)) << "</h1>";
   if (!r.stopped.empty()) out << "<p><strong>Incomplete:</strong> " << e(r.stopped) << "</p>";
+  if (slow(r)) out << "<p><strong>Slow:</strong> the backend took " << e(speed_text(r)) << "</p>";
+  if (!r.repro_error.empty()) out << "<p><strong>Repro files:</strong> " << e(r.repro_error) << "</p>";
   if (r.expectations) out << "<p>Expectations: " << e(expectations_text(*r.expectations)) << "</p>";
   out << "</div>\n<dl class=\"facts\">";
   auto fact = [&](const std::string& term, const std::string& value) {
@@ -58,6 +60,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
        std::string(name(r.level)) + ", " + e(r.budget) + " budget, seed " + std::to_string(r.seed));
   fact("Run", e(r.started) + ", " + std::to_string(static_cast<int64_t>(r.seconds)) + " s, dmlcert " +
                   e(r.dmlcert_version));
+  if (const std::string speed = speed_text(r); !speed.empty()) fact("Backend time", e(speed));
+  if (!r.containment.empty()) fact("Containment", e(r.containment));
   std::string cases;
   const Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)

@@ -85,6 +85,16 @@ std::string to_json(const Report& r) {
                                     {"type", std::string(name(c.type))},
                                     {"claimed", c.claimed}});
   j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
+  j["containment"] = r.containment.empty() ? json(nullptr) : json(r.containment);
+  j["time_limit"] = {{"seconds", r.time_limit_seconds},
+                     {"from", r.time_limit_seconds <= 0 ? "none"
+                              : r.time_limit_is_budgets ? "the budget"
+                                                        : "--time-limit"}};
+  j["backend_time"] = {{"calls", r.backend_time.calls},
+                       {"seconds", r.backend_time.seconds},
+                       {"slowest", r.backend_time.slowest},
+                       {"slow", slow(r)}};
+  j["repro_error"] = r.repro_error.empty() ? json(nullptr) : json(r.repro_error);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
   j["totals"] = counts_json(totals(r));
@@ -187,6 +197,18 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       r.shards.push_back({s.at("index").get<uint32_t>(), s.at("count").get<uint32_t>()});
     r.seconds = j.value("seconds", 0.0);
     if (j.contains("stopped") && j["stopped"].is_string()) r.stopped = j["stopped"].get<std::string>();
+    if (j.contains("containment") && j["containment"].is_string())
+      r.containment = j["containment"].get<std::string>();
+    if (j.contains("time_limit") && j["time_limit"].is_object()) {
+      r.time_limit_seconds = j["time_limit"].value("seconds", 0.0);
+      r.time_limit_is_budgets = j["time_limit"].value("from", "") == "the budget";
+    }
+    if (j.contains("repro_error") && j["repro_error"].is_string())
+      r.repro_error = j["repro_error"].get<std::string>();
+    if (j.contains("backend_time") && j["backend_time"].is_object()) {
+      const json& t = j["backend_time"];
+      r.backend_time = {t.value("calls", uint64_t{0}), t.value("seconds", 0.0), t.value("slowest", 0.0)};
+    }
     r.started = j.value("started", "");
     r.dmlcert_version = j.value("dmlcert_version", "");
     r.seed = j.value("seed", uint64_t{0});

@@ -23,6 +23,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   std::ostringstream out;
   out << "# " << verdict(r) << "\n\n";
   if (!r.stopped.empty()) out << "**Incomplete:** " << r.stopped << "\n\n";
+  if (slow(r)) out << "**Slow:** the backend took " << speed_text(r) << "\n\n";
+  if (!r.repro_error.empty()) out << "**Repro files:** " << r.repro_error << "\n\n";
   out << "- Backend: " << r.backend_name << " (`" << r.backend << "`, claims level "
       << name(r.backend_max_level) << ")\n";
   out << "- Scope: " << scope_text(r) << "\n";
@@ -30,6 +32,8 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     out << "- Outside the scope: " << outside << "\n";
   out << "- Level " << name(r.level) << ", budget " << r.budget << ", seed " << r.seed << ", started "
       << r.started << ", " << static_cast<int64_t>(r.seconds) << " s, dmlcert " << r.dmlcert_version << "\n";
+  if (const std::string speed = speed_text(r); !speed.empty()) out << "- Backend time: " << speed << "\n";
+  if (!r.containment.empty()) out << "- Containment: " << r.containment << "\n";
   Counts t = totals(r);
   out << "- Cases:";
   for (int i = 0; i < kOutcomeCount; ++i)

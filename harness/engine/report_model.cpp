@@ -1,5 +1,6 @@
 // The certification verdict and the keys and rows shared by every report format.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -20,6 +21,11 @@ uint64_t n(const Counts& c, Outcome o) {
 void merge_not_run(NotRun& into, const NotRun& from) {
   if (into.count == 0) into.reason = from.reason;
   into.count += from.count;
+}
+uint64_t total_of(const Counts& c) {
+  uint64_t t = 0;
+  for (uint64_t k : c) t += k;
+  return t;
 }
 }  // namespace
 
@@ -191,13 +197,38 @@ std::string outside_text(const Report& r) {
   return out;
 }
 
+uint64_t not_run_count(const Report& r) {
+  uint64_t n = r.corpus_not_run.count;
+  for (const CellResult& c : r.cells) n += c.not_run.count;
+  for (const RuleResult& rule : r.rules) n += rule.not_run.count;
+  return n;
+}
+
+bool slow(const Report& r) {
+  return r.backend_time.calls > 0 && r.backend_time.per_call() >= kSlowCallSeconds;
+}
+
+std::string speed_text(const Report& r) {
+  const BackendTime& t = r.backend_time;
+  if (t.calls == 0) return {};
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%.3g s per call on average over %llu call%s (slowest %.3g s)", t.per_call(),
+                static_cast<unsigned long long>(t.calls), t.calls == 1 ? "" : "s", t.slowest);
+  return buf;
+}
+
 std::string verdict(const Report& r) {
   const std::string scope = scope_text(r);
   const std::string where =
       " at " + std::string(name(r.level)) + (scope == "all operators" ? " (all operators)" : " for " + scope);
   if (certified(r)) return "CERTIFIED" + where;
   std::vector<std::string> why;
-  if (!r.stopped.empty()) why.push_back("the run is incomplete (" + r.stopped + ")");
+  if (!r.stopped.empty()) {
+    const uint64_t missed = not_run_count(r), planned = missed + total_of(totals(r));
+    why.push_back("the run is incomplete (" + r.stopped + "; " + std::to_string(missed) + " of " +
+                  std::to_string(planned) + " planned cases did not run" +
+                  (slow(r) ? ": the backend is slow, " + speed_text(r) : "") + ")");
+  }
   if (!complete(r)) why.push_back("this report covers only some shards (merge them with `dmlcert merge`)");
   if (r.backend_max_level < r.level)
     why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
@@ -314,6 +345,11 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
       for (const auto& [behaviour, count] : b.by_behaviour) it->by_behaviour[behaviour] += count;
     }
     if (out.stopped.empty()) out.stopped = p.stopped;
+    if (out.containment.empty()) out.containment = p.containment;
+    if (out.repro_error.empty()) out.repro_error = p.repro_error;
+    out.backend_time.calls += p.backend_time.calls;
+    out.backend_time.seconds += p.backend_time.seconds;
+    out.backend_time.slowest = std::max(out.backend_time.slowest, p.backend_time.slowest);
     out.backend_output.calls += p.backend_output.calls;
     out.backend_output.bytes += p.backend_output.bytes;
     for (const auto& sample : p.backend_output.samples)

@@ -15,6 +15,14 @@ std::string kind_of(const std::string& detail) {
   std::string out;
   for (size_t i = 0; i < clause.size() && out.size() < 120; ++i) {
     const char c = clause[i];
+    // An address ("at address 0x7f3a...") is a number too.
+    if (c == '0' && i + 2 < clause.size() && clause[i + 1] == 'x' &&
+        std::isxdigit(static_cast<unsigned char>(clause[i + 2]))) {
+      i += 2;
+      while (i + 1 < clause.size() && std::isxdigit(static_cast<unsigned char>(clause[i + 1]))) ++i;
+      if (out.empty() || out.back() != '#') out += '#';
+      continue;
+    }
     const bool numeric = std::isdigit(static_cast<unsigned char>(c)) ||
                          ((c == '.' || c == '-') && i + 1 < clause.size() &&
                           std::isdigit(static_cast<unsigned char>(clause[i + 1])));
@@ -34,14 +42,17 @@ bool is_known(const Report& r, const Failure& f) {
 
 }  // namespace
 
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail) {
+  return id.subject() + "\n" + std::string(name(outcome)) + "\n" + kind_of(detail);
+}
+
 std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
   for (const Failure& f : r.failures) {
     const std::string where = f.id.subject();
     const bool known = is_known(r, f);
-    const std::string key =
-        where + "\n" + std::string(name(f.outcome)) + "\n" + kind_of(f.detail) + (known ? "\nknown" : "");
+    const std::string key = cause_key(f.id, f.outcome, f.detail) + (known ? "\nknown" : "");
     auto [it, fresh] = index.emplace(key, groups.size());
     if (fresh) groups.push_back({where, f.outcome, f.detail, known, {}});
     groups[it->second].failures.push_back(&f);

@@ -19,6 +19,10 @@ struct FailureGroup {
   std::vector<const Failure*> failures;  // in the order they were found
 };
 std::vector<FailureGroup> group_failures(const Report& r);
+// The cause a failure belongs to, as group_failures() groups them: its operator or rule check (the
+// subject of the case it failed in), its outcome and the kind of its detail. What the engine asks
+// before it investigates a failure again (EngineOptions::cause).
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail);
 
 // A count and its noun: "1 cause", "2 causes".
 inline std::string counted(size_t n, std::string_view noun) {

@@ -15,6 +15,9 @@ std::string to_text(const Report& r) {
   size_t width = 8;
   for (const auto& row : rows) width = std::max(width, row.label.size());
   if (!r.stopped.empty()) out << "INCOMPLETE: " << r.stopped << "\n";
+  if (slow(r)) out << "SLOW: the backend took " << speed_text(r) << "\n";
+  if (!r.repro_error.empty()) out << "REPRO FILES: " << r.repro_error << "\n";
+  if (!r.containment.empty()) out << "Containment: " << r.containment << "\n";
   out << "Scope: " << scope_text(r) << "\n";
   if (const std::string outside = outside_text(r); !outside.empty())
     out << "Outside the scope: " << outside << "\n";

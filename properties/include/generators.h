@@ -62,6 +62,11 @@ std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel
 // reachable at this level.
 std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,
                                               std::vector<OpKind> ops = {});
+// A valid case of `cell` (an indices cell of an operator that reads indices) with one index element,
+// and every element that shares its memory, set to an extreme of the index type: its maximum
+// (rep % 3 == 0), its minimum or 2^31 (1), or -2^31 (2). Class U under `rule` (the operator's
+// INDEX_RANGE rule), which `violates` names: the values no generator of valid cases makes.
+rc::Gen<Case> extreme_index_case(const SupportCell& cell, FeatureLevel level, int rep, std::string rule);
 // The operators of `ops` (all when empty) for which invalid_case() (or unspecified_case()) can
 // break the rule at the level.
 std::vector<OpKind> rule_operators(std::string_view rule_id, FeatureLevel level, bool invalid,

@@ -1,17 +1,14 @@
 // Case files on disk: .json (one case) and .jsonl (one case per non-empty line), directories of
-// them, and atomic writes. Reading is bounded (ReadLimits) and every path that cannot be read is
-// reported, never skipped in silence.
+// them, and their writing (file_writer.h). Reading is bounded (ReadLimits) and every path that cannot be read
+// is reported, never skipped in silence.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "dmlcert/case.h"
 #include "dmlcert/text.h"
@@ -34,33 +31,47 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-// Reads at most limit + 1 bytes, so that a device or a pipe that never ends (/dev/zero) costs no
-// more than a file at the limit.
+// Opens without waiting (a FIFO would block the open until a writer comes) and reads only regular
+// files: a FIFO, a socket or a device is refused by every command, never waited on or read forever.
 bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     *why = std::string("cannot read the file: ") + std::strerror(errno);
     return false;
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      *why =
-          "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to "
-          "`replay`)";
-      return false;
-    }
-    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
-      ::close(fd);
-      *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
-             std::to_string(limit) + " (--max-file-bytes)";
-      return false;
-    }
+  if (::fstat(fd, &st) != 0) {
+    *why = std::string("cannot read the file: ") + std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    *why =
+        "cannot read the file: it is a directory (give a .json or .jsonl file, or pass the directory to "
+        "`replay`)";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    *why = std::string("cannot read the file: it is not a regular file (") +
+           (S_ISFIFO(st.st_mode)   ? "a FIFO"
+            : S_ISSOCK(st.st_mode) ? "a socket"
+            : S_ISCHR(st.st_mode)  ? "a character device"
+            : S_ISBLK(st.st_mode)  ? "a block device"
+                                   : "not a file") +
+           ")";
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > limit) {
+    ::close(fd);
+    *why = "it has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+           std::to_string(limit) + " (--max-file-bytes)";
+    return false;
   }
   text->clear();
-  // One allocation for a regular file, so that reading holds no second copy while it grows.
-  if (S_ISREG(st.st_mode)) text->reserve(static_cast<size_t>(st.st_size) + 1);
+  // One allocation, so that reading holds no second copy while it grows.
+  text->reserve(static_cast<size_t>(st.st_size) + 1);
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -72,7 +83,7 @@ bool read_text_file(const std::string& path, uint64_t limit, std::string* text, 
     }
     if (n == 0) break;
     text->append(buf, static_cast<size_t>(n));
-    if (text->size() > limit) {
+    if (text->size() > limit) {  // a file that grew while it was read
       ::close(fd);
       *why = "it holds more than the limit of " + std::to_string(limit) + " bytes (--max-file-bytes)";
       return false;
@@ -197,33 +208,8 @@ LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& 
   return all;
 }
 
-bool write_case_file(const std::string& path, const Case& c, std::string* error) {
-  auto failed = [&](const std::string& why) {
-    if (error) *error = path + ": " + why;
-    return false;
-  };
-  // A unique sibling name, so the rename stays within one file system and is atomic.
-  static std::atomic<unsigned> counter{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  const std::string text = ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return failed("cannot create " + tmp + ": " + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return failed("cannot write " + tmp);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return failed("cannot rename " + tmp + ": " + ec.message());
-  }
-  return true;
+FileWritten write_case_file(const std::string& path, const Case& c) {
+  return write_file_atomically(path, ends_with(path, ".jsonl") ? to_json(c, false) + "\n" : to_json(c, true));
 }
 
 }  // namespace dmlcert

@@ -196,33 +196,12 @@ Bytes decode_data(const TensorDesc& t, const Value& v, const std::string& path) 
 
 // An input with 0 (or otherwise aliasing) strides still lists every logical element. Elements
 // that share memory hold one value, so a file giving them different values cannot be loaded.
-// Strides that provably keep elements apart (packed, padded, permuted) need no look at the data;
-// otherwise the first element at each offset is kept in a table (flat when the offsets are dense).
 void check_aliased_elements(const TensorDesc& t, const Bytes& data, const std::string& path) {
-  if (!t.strides || t.strides->size() != t.sizes.size()) return;
-  const auto span = element_span(t);
-  const auto strides = effective_strides(t);
-  if (!span || interleaved_dims(t.sizes, strides).empty()) return;
-  const size_t es = element_size(t.type);
-  const uint64_t count = data.size() / es;
-  constexpr uint64_t kNone = UINT64_MAX;
-  std::vector<uint64_t> dense(*span <= 4 * count ? *span : 0, kNone);
-  std::unordered_map<uint64_t, uint64_t> sparse;  // memory offset -> first logical index there
-  uint64_t i = 0;
-  for_each_coord(t.sizes, [&](const Coord& c) {
-    const uint64_t off = element_offset(c, strides);
-    uint64_t first = i;
-    if (!dense.empty())
-      first = dense[off] == kNone ? (dense[off] = i) : dense[off];
-    else
-      first = sparse.try_emplace(off, i).first->second;
-    if (first != i && std::memcmp(data.data() + first * es, data.data() + i * es, es) != 0)
-      fail(at(path, i), "elements " + sizes_text(unravel(first, t.sizes)) + " and " +
-                            sizes_text(unravel(i, t.sizes)) + " share memory (element offset " +
-                            std::to_string(off) +
-                            ") through the strides, so they must be equal, but they differ");
-    ++i;
-  });
+  if (const auto c = shared_element_conflict(t, data))
+    fail(at(path, c->second), "elements " + sizes_text(unravel(c->first, t.sizes)) + " and " +
+                                  sizes_text(unravel(c->second, t.sizes)) + " share memory (element offset " +
+                                  std::to_string(c->offset) +
+                                  ") through the strides, so they must be equal, but they differ");
 }
 
 // ---- tensors, params, the case ---------------------------------------------------------------

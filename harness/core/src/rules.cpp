@@ -40,6 +40,14 @@ constexpr std::array kGenericRules = {
     Rule{"OP.FUNCTION", Doc, "The REDUCE function is one of the 12 DML_REDUCE_FUNCTION values."},
 };
 
+constexpr std::array kRobustnessChecks = {
+    RobustnessCheck{"BACKEND.DESTROY",
+                    "Destroying the backend returns, without crashing, within 5 s of its last call."},
+    RobustnessCheck{"BACKEND.SIGNAL_HANDLERS",
+                    "Loading and calling the backend leave the handlers of SIGSEGV and SIGBUS of the process "
+                    "that hosts it as they were: the host's own handling of faults keeps working."},
+};
+
 const std::vector<Rule>& catalog() {
   static const std::vector<Rule> all = [] {
     std::vector<Rule> v(kGenericRules.begin(), kGenericRules.end());
@@ -66,6 +74,10 @@ std::string_view name(RuleTag t) {
 
 std::span<const Rule> rule_catalog() {
   return catalog();
+}
+
+std::span<const RobustnessCheck> robustness_checks() {
+  return kRobustnessChecks;
 }
 
 const Rule* find_rule(std::string_view id) {

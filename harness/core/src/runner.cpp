@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "dmlcert/strided_dims.h"
+
 namespace dmlcert {
 
 std::string_view name(Outcome o) {
@@ -129,6 +131,31 @@ CaseReport Runner::output_failure(CaseReport& r, std::string detail) {
   return finish(r, Outcome::Failed, std::move(detail));
 }
 
+namespace {
+
+std::string coord_text(const Coord& c) {
+  std::string s = "[";
+  for (size_t i = 0; i < c.size(); ++i) s += (i ? "," : "") + std::to_string(c[i]);
+  return s + "]";
+}
+
+// What makes a case's input data impossible to bind (step 1b of Runner::run), or "".
+std::string data_conflict(const Case& c) {
+  for (const Role role : roles(op_kind(c.op))) {
+    const TensorDesc* t = tensor(c.op, role);
+    if (!t || !is_input_role(role)) continue;
+    if (const auto conflict = shared_element_conflict(*t, c.data.of(role)))
+      return "the case's " + std::string(name(role)) + " data gives elements " +
+             coord_text(unravel(conflict->first, t->sizes)) + " and " +
+             coord_text(unravel(conflict->second, t->sizes)) + ", which share memory (element offset " +
+             std::to_string(conflict->offset) +
+             "), different values: the backend would be given only one of them";
+  }
+  return {};
+}
+
+}  // namespace
+
 Runner::Runner(Backend& under_test, Oracle& oracle, RunOptions options)
     : under_test_(under_test), oracle_(oracle), options_(std::move(options)) {}
 
@@ -143,6 +170,12 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
     if (!cls.findings.empty()) detail += " (" + cls.rule_list() + ")";
     return finish(r, Outcome::Mistrusted, detail);
   }
+
+  // (1b) The data must be what the bindings can hold: two logical elements that share memory (a
+  // broadcast input) with different values would hand the backend one of them only, while the
+  // class and the oracle were decided on both. Such a case is not the case it says it is.
+  if (const std::string conflict = data_conflict(c); !conflict.empty())
+    return finish(r, Outcome::Mistrusted, conflict);
 
   // (2) What the backend does not claim is not held against it.
   if (c.level > under_test_.max_feature_level())

@@ -1,6 +1,8 @@
 #include "dmlcert/strided_dims.h"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 
 namespace dmlcert {
 
@@ -21,6 +23,31 @@ std::vector<StridedDim> interleaved_dims(const Sizes& sizes, const std::vector<u
     if (!dims.empty()) rest -= static_cast<u128>(dims.back().size - 1) * dims.back().stride;
   }
   return dims;
+}
+
+std::optional<SharedElementConflict> shared_element_conflict(const TensorDesc& t,
+                                                             std::span<const std::byte> logical) {
+  if (!t.strides || t.strides->size() != t.sizes.size()) return std::nullopt;
+  const auto span = element_span(t);
+  const auto strides = effective_strides(t);
+  if (!span || interleaved_dims(t.sizes, strides).empty()) return std::nullopt;
+  const size_t es = element_size(t.type);
+  const uint64_t count = logical.size() / es;
+  constexpr uint64_t kNone = UINT64_MAX;
+  std::vector<uint64_t> dense(*span <= 4 * count ? *span : 0, kNone);
+  std::unordered_map<uint64_t, uint64_t> sparse;  // memory offset -> first logical index there
+  std::optional<SharedElementConflict> conflict;
+  uint64_t i = 0;
+  for_each_coord(t.sizes, [&](const Coord& c) {
+    if (conflict || i >= count) return;
+    const uint64_t off = element_offset(c, strides);
+    const uint64_t first = !dense.empty() ? (dense[off] == kNone ? (dense[off] = i) : dense[off])
+                                          : sparse.try_emplace(off, i).first->second;
+    if (first != i && std::memcmp(logical.data() + first * es, logical.data() + i * es, es) != 0)
+      conflict = SharedElementConflict{first, i, off};
+    ++i;
+  });
+  return conflict;
 }
 
 }  // namespace dmlcert

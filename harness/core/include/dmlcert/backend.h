@@ -77,6 +77,13 @@ struct ExecResult {
   // The backend was never asked: its interface cannot carry this case (a C ABI plugin cannot be
   // given strides of another length than its sizes, say). The status is the boundary's own.
   bool not_asked = false;
+  // Isolated backends: the call's wall time, from the request to the answer (a slow backend is
+  // reported with its time per call).
+  double seconds = 0;
+  // Isolated backends: what the backend did to its process around this call (or, with the first
+  // call, while loading) that the harness undid: its fault handlers replaced. The robustness check
+  // BACKEND.SIGNAL_HANDLERS; empty when nothing.
+  std::string interference;
 };
 
 // A result with only a status, a fault and a message.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dmlcert/feature_level.h"
+#include "dmlcert/file_writer.h"
 #include "dmlcert/operators.h"
 #include "dmlcert/validate.h"
 
@@ -65,8 +66,9 @@ struct CaseFileList {
 };
 CaseFileList list_case_files(const std::vector<std::string>& paths);
 
-// Reads a whole file of at most limit bytes (a device that never ends stops there). False, with
-// the reason (naming --max-file-bytes when it is the limit), when it cannot.
+// Reads a whole regular file of at most limit bytes. False, with the reason, when it cannot: a
+// FIFO, a socket or a device (refused without waiting), a directory, a file over the limit
+// (naming --max-file-bytes).
 bool read_text_file(const std::string& path, uint64_t limit, std::string* text, std::string* why);
 
 // Parses one case from JSON text. `file` is only used in the error.
@@ -78,7 +80,7 @@ LoadedCases load_case_file(const std::string& path, const ReadLimits& limits = {
 LoadedCases load_cases(const std::vector<std::string>& paths, const ReadLimits& limits = {});
 
 std::string to_json(const Case& c, bool pretty = true);
-// Writes atomically (temporary file, then rename), so a crash mid-write leaves no torn file.
-bool write_case_file(const std::string& path, const Case& c, std::string* error);
+// Writes a case file (.jsonl: one line) whole or not at all (write_file_atomically()).
+FileWritten write_case_file(const std::string& path, const Case& c);
 
 }  // namespace dmlcert

@@ -49,6 +49,14 @@ inline constexpr std::array kIndexPlacement = {ProfileReading{"clamped", {Behavi
 }  // namespace profiles
 
 std::span<const Rule> rule_catalog();
+
+// The robustness checks: what a backend must not do to the process that hosts it, checked around
+// its calls rather than on a descriptor. Reports count each as `robustness/ID`.
+struct RobustnessCheck {
+  std::string_view id;  // "BACKEND.SIGNAL_HANDLERS"
+  std::string_view text;
+};
+std::span<const RobustnessCheck> robustness_checks();
 const Rule* find_rule(std::string_view id);
 // Class I rules are Doc and Inferred; Unspecified and DocData make a case class U.
 bool makes_invalid(const Rule& r);
