@@ -4,7 +4,6 @@
 // Also: a run stopped by SIGINT or killed from outside still leaves a report, and shard reports
 // merge to the unsharded totals.
 #include "certify.h"
-#include "report_summary.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -24,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "report_summary.h"
 #include "scratch_dir.h"
 
 extern char** environ;
@@ -56,8 +56,7 @@ std::string slurp(const fs::path& p) {
 Command run_in(const fs::path& dir, const std::string& command_line) {
   const auto start = Clock::now();
   const int raw = std::system(("cd " + dir.string() + " && timeout -k 5 300 " + command_line + " >" +
-                               (dir / "stdout.txt").string() +
-                               " 2>" + (dir / "stderr.txt").string())
+                               (dir / "stdout.txt").string() + " 2>" + (dir / "stderr.txt").string())
                                   .c_str());
   Command c;
   c.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -235,7 +234,9 @@ void expect_each_cause_investigated_at_most_twice(const PluginRun& run) {
     if (f["confirmation"] == "unchecked") continue;
     const auto outcome = dmlcert::parse_outcome(f["outcome"].get<std::string>());
     ASSERT_TRUE(outcome.has_value()) << f["outcome"];
-    EXPECT_LE(++investigated[dmlcert::cert::cause_key(f["where"], *outcome, f["detail"])], 2)
+    const auto id = dmlcert::cert::CheckId::parse(f["where"].get<std::string>());
+    ASSERT_TRUE(id.has_value()) << f["where"];
+    EXPECT_LE(++investigated[dmlcert::cert::cause_key(*id, *outcome, f["detail"])], 2)
         << f["where"] << ": " << f["detail"];
   }
 }
@@ -585,9 +586,9 @@ TEST(CertifyStopped, ATimeLimitStopsTheRunAndSaysSo) {
 TEST(CertifyContainment, TheReportSaysHowAndWhatIsLeftOpen) {
   const fs::path dir = scratch("containment");
   for (const bool fallback : {false, true}) {
-    const Command c = run_in(dir, std::string(fallback ? "env DMLCERT_CONTAINMENT=process-group " : "") +
-                                      DMLCERT_CLI + " " +
-                                       certify_args(dir, DMLCERT_SLICE_ONLY_PLUGIN, "--level 2_1 --ops SLICE"));
+    const Command c =
+        run_in(dir, std::string(fallback ? "env DMLCERT_CONTAINMENT=process-group " : "") + DMLCERT_CLI +
+                        " " + certify_args(dir, DMLCERT_SLICE_ONLY_PLUGIN, "--level 2_1 --ops SLICE"));
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     const std::string said = read_json(dir / "report.json")["containment"].get<std::string>();
     if (fallback) {
