@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_case_bytes = uint64_t{64} << 20;
   options.allocate = plugin::allocate_guarded_case_buffers;
   Runner runner(*backend, *oracle, options);
-  const CaseReport r = runner.run(*c);
+  const CaseReport r = runner.run(*c, classify(c->op, c->level, c->data));
   if (r.outcome == Outcome::Failed || r.outcome == Outcome::Oob)
     finding(std::string(name(r.outcome)) + ": " + r.detail + "\n" + to_json(*c, false));
   return 0;

@@ -302,18 +302,6 @@ D& as(Case& c) {
 }
 // A leading dimension of size 1 on one tensor (strides too, when it has them).
 void prepend_unit(TensorDesc& t);
-// The same logical case one rank higher: a leading dimension of size 1 on every tensor, the
-// per-dimension parameters extended with their unit entries and the axes moved along.
-void prepend_unit_dim_everywhere(Case& c);
-// Its inverse, where every tensor's first dimension is 1: false (and `c` not to be used) when the
-// parameters pin that dimension (an axis on it, nothing else to reduce, a count of every
-// dimension). Where it succeeds, the result is the same, byte for byte.
-bool drop_leading_unit_dim_everywhere(Case& c);
-// Strides as a person would write them, every address the same: a dimension of size 1 (whose
-// stride addresses nothing) gets the stride that places it right outside the dimensions inside it,
-// as they are (left alone where that does not fit 32 bits), and strides that are then packed
-// row-major are dropped. False when there was nothing to tidy.
-bool tidy_strides(Case& c);
 // One more entry in every per-dimension parameter than the tensors have dimensions.
 void append_param_entry(Case& c);
 // A DIMCOUNT rule of per-dimension parameters broken one of three ways: the output or the input

@@ -4,15 +4,18 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include "certify.h"
 #include "expectations.h"
+#include "fuzz.h"
 #include "mock_backend.h"
 #include "reference/reference.h"
 #include "report_summary.h"
@@ -143,7 +146,7 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
   ASSERT_TRUE(report) << error;
   ASSERT_EQ(report->failures.size(), 1u);
   const cert::Failure& f = report->failures.front();
-  EXPECT_EQ(f.confirmation, "state-dependent") << f.detail;
+  EXPECT_EQ(name(f.confirmation), "state-dependent") << f.detail;
   ASSERT_TRUE(fs::exists(f.sequence)) << "no sequence file";
   EXPECT_EQ(f.reproduce, "dmlcert run " + f.sequence + " --backend mock");
   const LoadedCases sequence = load_case_file(f.sequence);
@@ -154,11 +157,11 @@ TEST(EngineCertify, StateDependentFailureIsBisectedToAShortSequenceThatReplays) 
   auto replay = slice_result_cache();
   Runner in_order(*replay, test::reference_oracle());
   for (size_t i = 0; i + 1 < sequence.cases.size(); ++i)
-    EXPECT_EQ(name(in_order.run(sequence.cases[i]).outcome), "passed");
-  EXPECT_EQ(in_order.run(sequence.cases.back()).outcome, f.outcome);
+    EXPECT_EQ(name(test::judge(in_order, sequence.cases[i]).outcome), "passed");
+  EXPECT_EQ(test::judge(in_order, sequence.cases.back()).outcome, f.outcome);
   auto fresh = slice_result_cache();
   Runner alone(*fresh, test::reference_oracle());
-  EXPECT_EQ(name(alone.run(sequence.cases.back()).outcome), "passed");
+  EXPECT_EQ(name(test::judge(alone, sequence.cases.back()).outcome), "passed");
   fs::remove_all(dir);
 }
 
@@ -201,7 +204,7 @@ TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
   ASSERT_FALSE(report->failures.empty());
   const cert::Failure& f = report->failures.front();
   EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.detail;
-  EXPECT_EQ(f.confirmation, "reproduced alone") << f.where;
+  EXPECT_EQ(name(f.confirmation), "reproduced alone") << f.id.to_string();
   fs::remove_all(dir);
 }
 
@@ -210,8 +213,8 @@ TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
 TEST(EngineCertify, AKnownLateWriteStartsNoFreshBackend) {
   const fs::path dir = scratch("late_write_known");
   auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
-  o.engine.known = [](const std::string& key, const std::string& name) {
-    return cert::glob_match("SLICE/*/*/r2", cert::failing_key(key, name));
+  o.engine.known = [](const cert::CheckId& check) {
+    return cert::glob_match("SLICE/*/*/r2", check.to_string());
   };
   int opened = 0;
   std::string error;
@@ -225,8 +228,8 @@ TEST(EngineCertify, AKnownLateWriteStartsNoFreshBackend) {
   ASSERT_TRUE(report) << error;
   ASSERT_FALSE(report->failures.empty());
   for (const cert::Failure& f : report->failures) {
-    EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.where;
-    EXPECT_EQ(f.confirmation, "unchecked") << f.where;
+    EXPECT_EQ(f.outcome, Outcome::LateWrite) << f.id.to_string();
+    EXPECT_EQ(name(f.confirmation), "unchecked") << f.id.to_string();
   }
   EXPECT_EQ(opened, 1) << "only the backend under test";
   fs::remove_all(dir);
@@ -246,8 +249,8 @@ TEST(EngineCertify, ALateWriteCountsAgainstTheCellItsCaseCountedIn) {
   std::map<std::string, uint64_t> listed;
   int of_other_types = 0;
   for (const cert::Failure& f : report->failures) {
-    if (f.outcome == Outcome::LateWrite) ++listed[cert::failing_key_of(f)];
-    of_other_types += f.where.starts_with("sequences/") && f.where.find("/type-") != std::string::npos;
+    if (f.outcome == Outcome::LateWrite) ++listed[f.counts_at.to_string()];
+    of_other_types += f.id.kind == cert::CheckKind::Sequence && f.id.name.starts_with("type-");
   }
   ASSERT_GT(of_other_types, 0) << "no member of another type wrote late: the test shows nothing";
   for (const cert::CellResult& c : report->cells)
@@ -287,8 +290,8 @@ TEST(EngineCertify, StateKeptByOneKernelIsBisectedAcrossManyCallsOfOthers) {
   ASSERT_TRUE(report) << error;
   ASSERT_EQ(report->failures.size(), 1u);
   const cert::Failure& f = report->failures.front();
-  EXPECT_THAT(f.where, ::testing::HasSubstr("REDUCE.SUM/"));
-  EXPECT_EQ(f.confirmation, "state-dependent") << f.detail;
+  EXPECT_THAT(f.id.to_string(), ::testing::HasSubstr("REDUCE.SUM/"));
+  EXPECT_EQ(name(f.confirmation), "state-dependent") << f.detail;
   const LoadedCases sequence = load_case_file(f.sequence);
   ASSERT_EQ(sequence.cases.size(), 2u) << f.sequence;
   EXPECT_EQ(reduce_function(sequence.cases.front().op), ReduceFunction::SUM);
@@ -349,8 +352,8 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
   ASSERT_EQ(report->failures.size(), 1u);
   const cert::Failure& f = report->failures.front();
   EXPECT_EQ(f.outcome, Outcome::Failed);
-  EXPECT_EQ(f.confirmation, "reproduced alone");
-  EXPECT_TRUE(f.where.find("REDUCE.SUM/") != std::string::npos) << f.where;
+  EXPECT_EQ(name(f.confirmation), "reproduced alone");
+  EXPECT_TRUE(f.id.to_string().find("REDUCE.SUM/") != std::string::npos) << f.id.to_string();
   ASSERT_TRUE(fs::exists(f.repro));
   ASSERT_TRUE(fs::exists(f.shrunk)) << "the failure was not shrunk";
   EXPECT_EQ(f.reproduce, "dmlcert run " + f.shrunk + " --backend mock");
@@ -361,7 +364,7 @@ TEST(EngineCertify, FindsConfirmsAndShrinksAWrongSumAndSavesItsRepro) {
   EXPECT_LE(element_count(tensor(shrunk.op, Role::INPUT)->sizes).value_or(0), 4u) << to_json(shrunk);
   auto wrong = mock_over_reference(off_by_one);
   Runner runner(*wrong, test::reference_oracle());
-  EXPECT_EQ(runner.run(shrunk).outcome, Outcome::Failed);
+  EXPECT_EQ(test::judge(runner, shrunk).outcome, Outcome::Failed);
   fs::remove_all(dir);
 }
 
@@ -388,8 +391,8 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
     const fs::path dir = scratch(expected ? "known" : "not_known");
     auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L5_0);
     if (expected)
-      o.engine.known = [](const std::string& key, const std::string& name) {
-        return cert::glob_match("REDUCE.SUM/*/INT32/*", cert::failing_key(key, name));
+      o.engine.known = [](const cert::CheckId& check) {
+        return cert::glob_match("REDUCE.SUM/*/INT32/*", check.to_string());
       };
     int opened = 0;
     std::string error;
@@ -398,13 +401,13 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
     ASSERT_FALSE(report->failures.empty());
     int reproduced = 0, in_sequences = 0;
     for (const cert::Failure& f : report->failures) {
-      EXPECT_TRUE(cert::glob_match("REDUCE.SUM/*/INT32/*", cert::failing_key_of(f)))
-          << f.where << " counts against " << cert::failing_key_of(f);
-      in_sequences += f.where.starts_with("sequences/") && f.where.find("/INT32/") == std::string::npos;
+      EXPECT_TRUE(cert::glob_match("REDUCE.SUM/*/INT32/*", f.counts_at.to_string()))
+          << f.id.to_string() << " counts against " << f.counts_at.to_string();
+      in_sequences += f.id.kind == cert::CheckKind::Sequence && f.id.cell.type != DataType::INT32;
       if (expected)
-        EXPECT_EQ(f.confirmation, "unchecked") << f.where;
+        EXPECT_EQ(name(f.confirmation), "unchecked") << f.id.to_string();
       else
-        reproduced += f.confirmation == "reproduced alone";
+        reproduced += f.confirmation == cert::Confirmation::Reproduced;
       EXPECT_TRUE(fs::exists(f.repro)) << "a known failure still leaves its case file";
     }
     EXPECT_GT(in_sequences, 0) << "no member of another type's sequence failed: the test shows nothing";
@@ -430,21 +433,21 @@ TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachPlace) {
   ASSERT_TRUE(report) << error;
   std::map<std::string, int> failures, reproduced;
   for (const cert::Failure& f : report->failures) {
-    const std::string place = cert::failing_key_of(f);
+    const std::string place = f.counts_at.to_string();
     ++failures[place];
-    if (f.confirmation == "reproduced alone")
+    if (f.confirmation == cert::Confirmation::Reproduced)
       ++reproduced[place];
     else
-      EXPECT_EQ(f.confirmation, "unchecked") << f.where;
-    EXPECT_TRUE(fs::exists(f.repro)) << f.where;
+      EXPECT_EQ(name(f.confirmation), "unchecked") << f.id.to_string();
+    EXPECT_TRUE(fs::exists(f.repro)) << f.id.to_string();
   }
   int past_the_cap = 0;
   for (const auto& [place, n] : failures) {
-    EXPECT_EQ(reproduced[place], std::min(n, o.engine.max_investigated_per_place)) << place;
-    past_the_cap += n > o.engine.max_investigated_per_place;
+    EXPECT_EQ(reproduced[place], std::min(n, o.engine.max_investigated_per_check)) << place;
+    past_the_cap += n > o.engine.max_investigated_per_check;
   }
   EXPECT_GT(past_the_cap, 0) << "no place failed often enough to show the cap";
-  const size_t investigated = failures.size() * static_cast<size_t>(o.engine.max_investigated_per_place);
+  const size_t investigated = failures.size() * static_cast<size_t>(o.engine.max_investigated_per_check);
   EXPECT_LT(static_cast<size_t>(opened), report->failures.size())
       << "one fresh backend per failure: the cap did not hold";
   EXPECT_LE(static_cast<size_t>(opened), 1 + investigated + static_cast<size_t>(o.budget.max_shrinks));
@@ -464,9 +467,9 @@ TEST(EngineCertify, InvestigatesTheFirstFailuresOfEachCause) {
   std::set<std::string> places;
   int reproduced = 0;
   for (const cert::Failure& f : report->failures) {
-    places.insert(cert::failing_key_of(f));
-    reproduced += f.confirmation == "reproduced alone";
-    EXPECT_TRUE(fs::exists(f.repro)) << f.where;
+    places.insert(f.counts_at.to_string());
+    reproduced += f.confirmation == cert::Confirmation::Reproduced;
+    EXPECT_TRUE(fs::exists(f.repro)) << f.id.to_string();
   }
   EXPECT_GT(places.size(), 2u) << "the failures must span more places than the cause's cap";
   EXPECT_EQ(reproduced, o.engine.max_investigated_per_cause);
@@ -498,8 +501,9 @@ TEST(EngineCertify, TwoWorkersGiveTheSameReportAsOne) {
     report->seconds = 0;
     report->started.clear();
     report->recurrence = {};
-    std::sort(report->failures.begin(), report->failures.end(),
-              [](const cert::Failure& a, const cert::Failure& b) { return a.where < b.where; });
+    std::sort(
+        report->failures.begin(), report->failures.end(),
+        [](const cert::Failure& a, const cert::Failure& b) { return a.id.to_string() < b.id.to_string(); });
     // Each run writes into its own directory; workers list a cell's files in their own order.
     auto relative = [&](std::vector<std::string>& files) {
       for (std::string& file : files) file = fs::relative(file, dir).string();
@@ -509,7 +513,8 @@ TEST(EngineCertify, TwoWorkersGiveTheSameReportAsOne) {
     for (cert::RuleResult& r : report->rules) relative(r.repros);
     for (cert::Failure& f : report->failures) {
       f.repro = fs::relative(f.repro, dir).string();
-      f.reproduce.clear(), f.confirmation.clear(), f.sequence.clear();
+      f.reproduce.clear(), f.sequence.clear();
+      f.confirmation = cert::Confirmation::Unchecked;
     }
     return *report;
   };
@@ -558,6 +563,168 @@ TEST(EngineCertify, InProcessCallsFindTheirCaseInTheInFlightFile) {
   EXPECT_FALSE(fs::exists(in_flight));
   fs::remove_all(dir);
 }
+
+// ---- One classification per case -------------------------------------------------------------
+
+// Counts what a run judged: the cases of its work items, the shrink candidates, and how its
+// failures were confirmed and shrunk (so that a row shows it took the path it names).
+class Judged : public engine::Listener {
+ public:
+  void case_ran(const engine::WorkItem&, const engine::CaseOutcome& out) override {
+    cases += out.generated && !out.interrupted;
+  }
+  void shrink_tried(const cert::CheckId&, const Case&, const Classification&, bool) override { ++candidates; }
+  void failure_confirmed(const cert::Failure& f) override {
+    std::lock_guard<std::mutex> hold(lock);
+    ++confirmations[f.confirmation];
+  }
+  void late_failure(const cert::Failure&) override { ++late; }
+  std::atomic<uint64_t> cases{0}, candidates{0}, late{0};
+  std::mutex lock;
+  std::map<cert::Confirmation, int> confirmations;
+};
+
+// A REDUCE SUM whose first FLOAT32 or INT32 output element is one too high in every valid call
+// (validate(), not classify(): the backend must not add classifications of its own).
+std::unique_ptr<Backend> sum_off_by_one_unclassified() {
+  return mock_over_reference(
+      [](const OperatorDesc& d, FeatureLevel l, const Bindings& b) -> std::optional<ExecResult> {
+        const auto f = reduce_function(d);
+        if (!f || *f != ReduceFunction::SUM || validate(d, l).case_class() != CaseClass::Valid)
+          return std::nullopt;
+        ExecResult r = test::reference_backend().execute(d, l, b);
+        const DataType out = tensor(d, Role::OUTPUT)->type;
+        if (r.status == Status::Ok && out == DataType::INT32)
+          store<int32_t>(b.output.data, load<int32_t>(b.output.data) + 1);
+        if (r.status == Status::Ok && out == DataType::FLOAT32)
+          store<float>(b.output.data, load<float>(b.output.data) + 1.0f);
+        return r;
+      });
+}
+
+struct ClassificationRow {
+  std::string name;
+  // Runs something on the engine with `judged` listening; returns nothing, asserts nothing.
+  std::function<void(const fs::path& dir, engine::Listener& judged)> run;
+  // What the run must have done for the row to show anything.
+  std::function<void(const Judged&)> took_its_path;
+};
+void PrintTo(const ClassificationRow& r, std::ostream* os) {
+  *os << r.name;
+}
+
+engine::CertifyOptions counted_options(const fs::path& dir, std::vector<OpKind> ops, FeatureLevel level,
+                                       engine::Listener& judged) {
+  auto o = smoke_options(dir.string(), std::move(ops), level);
+  o.engine.listeners.push_back(&judged);
+  return o;
+}
+
+std::vector<ClassificationRow> classification_rows() {
+  auto certify = [](engine::CertifyOptions o, engine::BackendFactory open) {
+    std::string error;
+    ASSERT_TRUE(engine::run_certification(o, open, test::reference_oracle(), &error)) << error;
+  };
+  auto confirmed_and_shrunk = [](const Judged& j) {
+    EXPECT_GT(j.confirmations.count(cert::Confirmation::Reproduced), 0u);
+    EXPECT_GT(j.candidates.load(), 0u) << "nothing was shrunk";
+  };
+  return {
+      // Families at 1_0 have no member asked at another level: such a member's generator
+      // classifies the case too, to write its `expect` (props::at_level).
+      {"certify_cells_families_rules_corpus_at_1_0",
+       [=](const fs::path& dir, engine::Listener& judged) {
+         auto o = counted_options(dir, {OpKind::SLICE, OpKind::REDUCE}, FeatureLevel::L1_0, judged);
+         o.budget.families_per_cell = 0.5;
+         o.corpus =
+             load_case_file(DMLCERT_SOURCE_DIR "/corpora/seed-examples/slice-doc-example-1.json").cases;
+         certify(o, sum_off_by_one_unclassified);
+       },
+       confirmed_and_shrunk},
+      {"certify_lower_levels_rules_robustness_at_5_0",
+       [=](const fs::path& dir, engine::Listener& judged) {
+         auto o = counted_options(dir, {}, FeatureLevel::L5_0, judged);
+         o.budget.families_per_cell = 0;
+         certify(o, sum_off_by_one_unclassified);
+       },
+       confirmed_and_shrunk},
+      {"certify_bisecting_a_state_dependent_failure",
+       [=](const fs::path& dir, engine::Listener& judged) {
+         auto o = counted_options(dir, {OpKind::SLICE}, FeatureLevel::L1_0, judged);
+         o.stop_after_failures = 1;
+         certify(o, slice_result_cache);
+       },
+       [](const Judged& j) { EXPECT_GT(j.confirmations.count(cert::Confirmation::StateDependent), 0u); }},
+      {"certify_confirming_late_writes",
+       [=](const fs::path& dir, engine::Listener& judged) {
+         auto o = counted_options(dir, {OpKind::SLICE}, FeatureLevel::L1_0, judged);
+         certify(o, [] { return late_writer(/*lands_early=*/false, /*every_rank=*/true); });
+       },
+       [](const Judged& j) { EXPECT_GT(j.late.load(), 0u) << "no late write was found"; }},
+      {"fuzz",
+       [](const fs::path& dir, engine::Listener& judged) {
+         engine::FuzzOptions o;
+         o.cases = 300;
+         o.level = FeatureLevel::L2_1;
+         o.ops = {OpKind::REDUCE};
+         o.shrink_seconds = 1;
+         o.engine.repro_dir = dir.string();
+         o.engine.listeners.push_back(&judged);
+         engine::run_fuzz(sum_off_by_one_unclassified, test::reference_oracle(), o);
+       },
+       confirmed_and_shrunk},
+      {"given_cases_as_run_and_replay_give_them",
+       [](const fs::path& dir, engine::Listener& judged) {
+         const LoadedCases corpus = load_cases({DMLCERT_SOURCE_DIR "/corpora"});
+         class Given final : public engine::Share {
+          public:
+           explicit Given(const std::vector<Case>& cases) : cases_(cases) {}
+           std::optional<engine::Task> next() override {
+             if (next_ == cases_.size()) return std::nullopt;
+             engine::WorkItem item;
+             item.id = cert::CheckId::given(cases_[next_].name);
+             item.given = &cases_[next_++];
+             return engine::Task{{std::move(item)}};
+           }
+           uint64_t done() const override { return next_; }
+
+          private:
+           const std::vector<Case>& cases_;
+           size_t next_ = 0;
+         } given(corpus.cases);
+         engine::EngineOptions o;
+         o.repro_dir = dir.string();
+         o.listeners.push_back(&judged);
+         engine::OneWorker plan(given);
+         std::string error;
+         ASSERT_TRUE(engine::run(plan, sum_off_by_one_unclassified, test::reference_oracle(), o, &error))
+             << error;
+       },
+       [](const Judged& j) { EXPECT_GT(j.cases.load(), 100u); }},
+  };
+}
+
+class OneClassificationPerCase : public ::testing::TestWithParam<ClassificationRow> {};
+
+// The engine classifies each case once and hands the classification to every run of it: the
+// first, the confirmation alone, the bisection's replays, the late fault's replay, the reruns of a
+// process's calls; each shrink candidate is classified once too.
+TEST_P(OneClassificationPerCase, OnEveryPath) {
+  const fs::path dir = scratch("classified_" + GetParam().name);
+  Judged judged;
+  const uint64_t before = classifications();
+  GetParam().run(dir, judged);
+  const uint64_t classified = classifications() - before;
+  EXPECT_EQ(classified, judged.cases + judged.candidates)
+      << judged.cases << " cases and " << judged.candidates << " shrink candidates";
+  GetParam().took_its_path(judged);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, OneClassificationPerCase, ::testing::ValuesIn(classification_rows()),
+                         [](const ::testing::TestParamInfo<ClassificationRow>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace dmlcert

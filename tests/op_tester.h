@@ -159,7 +159,7 @@ class OpTester {
       expected = {Bytes(element_count(out.sizes).value_or(0) * element_size(out.type), std::byte{0})};
     HandOracle oracle(expected);
     Runner runner(backend, oracle, with_binding_sizes({}, binding_bytes_));
-    const CaseReport r = runner.run(c);
+    const CaseReport r = test::judge(runner, c);
     SCOPED_TRACE("outcome " + std::string(name(r.outcome)) + ": " + r.detail);
     if (expect_ == Expect::Rejected) {
       EXPECT_EQ(r.exec.status, Status::InvalidArgument) << "expected a rejection naming " << rule_;

@@ -13,16 +13,27 @@
 namespace dmlcert::cert {
 namespace {
 
+CheckId check(const std::string& name) {
+  return *CheckId::parse(name);
+}
+
+Failure failure(const std::string& where, const std::string& detail) {
+  Failure f;
+  f.id = *CheckId::parse(where);
+  f.counts_at = f.id.check();
+  f.detail = detail;
+  return f;
+}
+
 Report report_with_hostile_text() {
   Report r;
   r.backend = "plugin:/tmp/lib<evil>.so";
   r.backend_name = "a&b \"quoted\" <script>\a\x1b[31m";
   r.budget = "quick";
-  Failure f;
-  f.where = "cells/SLICE/input/FLOAT32/r1/random/0";
+  Failure f = failure("cells/SLICE/input/FLOAT32/r1/random/0",
+                      "message with a bell \a, an escape \x1b[31m and </failure>");
   f.case_name = "x";
   f.outcome = Outcome::Failed;
-  f.detail = std::string("message with a bell \a, an escape \x1b[31m and </failure>");
   f.repro = "/tmp/repro.json";
   r.failures.push_back(f);
   return r;
@@ -54,60 +65,6 @@ INSTANTIATE_TEST_SUITE_P(
                       MarkupRow{"html", [](const Report& r) { return to_html(r, "/tmp"); }}),
     [](const ::testing::TestParamInfo<MarkupRow>& info) { return std::string(info.param.name); });
 
-// A failure counts against the key --expect and failing_keys() use; the case's own name is cut.
-struct KeyRow {
-  const char* name;
-  const char* where;
-  const char* case_name;
-  const char* key;
-  const char* counts_against = "";  // set by the run where the where does not tell
-};
-void PrintTo(const KeyRow& r, std::ostream* os) {
-  *os << r.name;
-}
-class FailingKey : public ::testing::TestWithParam<KeyRow> {};
-
-TEST_P(FailingKey, IsTheCellRuleOrCorpusCase) {
-  Failure f;
-  f.where = GetParam().where;
-  f.case_name = GetParam().case_name;
-  f.counts_against = GetParam().counts_against;
-  EXPECT_EQ(failing_key_of(f), GetParam().key);
-  // A report read back counts the failure where the run did.
-  Report r;
-  r.failures = {f};
-  std::string error;
-  const auto back = report_from_json(to_json(r), &error);
-  ASSERT_TRUE(back) << error;
-  ASSERT_EQ(back->failures.size(), 1u);
-  EXPECT_EQ(failing_key_of(back->failures.front()), GetParam().key);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Keys, FailingKey,
-    ::testing::Values(KeyRow{"cell", "cells/SLICE1/output/INT8/r3/exact/0", "", "SLICE1/output/INT8/r3"},
-                      KeyRow{"reduce_cell", "cells/REDUCE.SUM/input/FLOAT16/r8/random/2", "",
-                             "REDUCE.SUM/input/FLOAT16/r8"},
-                      KeyRow{"sequence", "sequences/SLICE1/output/INT8/r2/random/7", "",
-                             "SLICE1/output/INT8/r2"},
-                      // A sequence runs a case of another type; its failure is that type's cell's.
-                      KeyRow{"sequence_member_of_another_cell",
-                             "sequences/REDUCE.L2/input/FLOAT32/r1/random/1/type-FLOAT16", "",
-                             "REDUCE.L2/input/FLOAT16/r1", "REDUCE.L2/input/FLOAT16/r1"},
-                      KeyRow{"rule", "invalid/SLICE1.WINDOW_BOUNDS/3", "", "invalid/SLICE1.WINDOW_BOUNDS"},
-                      KeyRow{"lower_level_rule", "levels/1_0/unspecified/REDUCE.AXES_DUPLICATE/0", "",
-                             "unspecified/REDUCE.AXES_DUPLICATE"},
-                      KeyRow{"robustness", "robustness/BACKEND.DESTROY", "", "robustness/BACKEND.DESTROY"},
-                      KeyRow{"corpus", "corpus/74-third-party/x", "third-party/x", "corpus/third-party/x"}),
-    [](const ::testing::TestParamInfo<KeyRow>& info) { return std::string(info.param.name); });
-
-Failure failure(const std::string& where, const std::string& detail) {
-  Failure f;
-  f.where = where;
-  f.detail = detail;
-  return f;
-}
-
 // Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
 // is a cause of its own, listed after the new ones.
 TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
@@ -133,24 +90,24 @@ TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {
   EXPECT_EQ(groups[0].failures.size(), 3u);  // a sequence's failure in a cell is the cell's
   EXPECT_FALSE(groups[0].known);
   EXPECT_TRUE(groups[3].known);
-  EXPECT_EQ(groups[3].failures.front()->where, "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
+  EXPECT_EQ(groups[3].failures.front()->id.to_string(), "cells/REDUCE.SUM/output/FLOAT32/r2/random/0");
 }
 
 // The cause the engine asks about before it investigates a failure again (EngineOptions::cause) is
 // the reports' group: addresses count as numbers, the kind of signal does not.
 TEST(FailureGroups, ACauseIgnoresNumbersAndAddressesButNotTheKind) {
   const std::string segv_low = cause_key(
-      "cells/REDUCE.MAX/output/INT32/r4/random/0", Outcome::Crash,
+      check("cells/REDUCE.MAX/output/INT32/r4/random/0"), Outcome::Crash,
       "backend process killed by signal 11 (Segmentation fault) at address 0x30 (outside every binding)");
   const std::string segv_high =
-      cause_key("levels/1_0/cells/REDUCE.MAX/output/FLOAT32/r4/exact/0", Outcome::Crash,
+      cause_key(check("levels/1_0/cells/REDUCE.MAX/output/FLOAT32/r4/exact/0"), Outcome::Crash,
                 "backend process killed by signal 11 (Segmentation fault) at address 0x7f3a0012c0 (outside "
                 "every binding)");
-  const std::string abort = cause_key("cells/REDUCE.MAX/output/INT32/r4/random/1", Outcome::Crash,
+  const std::string abort = cause_key(check("cells/REDUCE.MAX/output/INT32/r4/random/1"), Outcome::Crash,
                                       "backend process killed by signal 6 (Aborted)");
   EXPECT_EQ(segv_low, segv_high);
   EXPECT_NE(segv_low, abort);
-  EXPECT_NE(segv_low, cause_key("cells/SLICE/output/INT32/r4/random/0", Outcome::Crash,
+  EXPECT_NE(segv_low, cause_key(check("cells/SLICE/output/INT32/r4/random/0"), Outcome::Crash,
                                 "backend process killed by signal 11 (Segmentation fault) at address 0x30"));
 }
 

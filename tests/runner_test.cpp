@@ -202,7 +202,7 @@ TEST_P(RunnerTest, ReachesTheOutcome) {
   ON_CALL(*backend, max_feature_level()).WillByDefault(Return(row.max_level));
   ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(row.behaviour));
   Runner runner(*backend, test::reference_oracle());
-  const CaseReport r = runner.run(row.c);
+  const CaseReport r = test::judge(runner, row.c);
   EXPECT_EQ(name(r.outcome), name(row.want)) << r.detail;
   EXPECT_EQ(r.detail.empty(), row.want == Outcome::Passed) << r.detail;
 }
@@ -308,7 +308,7 @@ TEST_P(RunnerLateFaults, BlameTheOutputOnlyWhenTheCallLeftNoThreadWriting) {
   ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(as_call(row.behaviour, row.call)));
   EXPECT_CALL(*backend, settle(0.0)).Times(row.asks ? 1 : 0).WillRepeatedly(Return(row.late));
   Runner runner(*backend, test::reference_oracle());
-  const CaseReport r = runner.run(row.c);
+  const CaseReport r = test::judge(runner, row.c);
   EXPECT_EQ(name(r.outcome), name(row.want)) << r.detail;
   if (row.want == Outcome::LateWrite || row.want == Outcome::Crash) {
     EXPECT_THAT(r.detail, ::testing::HasSubstr("was wrong too")) << "the wrong output goes unmentioned";
@@ -352,7 +352,7 @@ TEST(RunnerReport, CarriesClassStatusOutputAndMismatchDetail) {
   auto backend = testing::MockBackend::claiming_everything();
   ON_CALL(*backend, execute(_, _, _)).WillByDefault(Invoke(write_zeros));
   Runner runner(*backend, test::reference_oracle());
-  const CaseReport r = runner.run(valid_slice());
+  const CaseReport r = test::judge(runner, valid_slice());
   EXPECT_EQ(r.case_class, CaseClass::Valid);
   EXPECT_EQ(r.exec.status, Status::Ok);
   ASSERT_TRUE(r.output.has_value());
@@ -373,7 +373,7 @@ TEST(RunnerReport, InvalidCaseOutputBindingHoldsTheFillPattern) {
             Status::InvalidArgument, Fault::None, "", {Violation{"SLICE.SIZES_MATCH_OUTPUT", ""}}};
       }));
   Runner runner(*backend, test::reference_oracle());
-  EXPECT_EQ(runner.run(invalid_slice()).outcome, Outcome::Passed);
+  EXPECT_EQ(test::judge(runner, invalid_slice()).outcome, Outcome::Passed);
   EXPECT_TRUE(saw_fill);
 }
 
@@ -398,7 +398,7 @@ TEST(RunnerMemoryBudget, CaseOverTheBudgetIsSkippedBeforeAnythingIsAllocated) {
   EXPECT_CALL(*backend, execute(_, _, _)).Times(0);
   ::testing::StrictMock<MockOracle> oracle;  // any call fails the test
   Runner runner(*backend, oracle);           // the default budget, 512 MiB
-  const CaseReport r = runner.run(slice_with_a_1gib_input());
+  const CaseReport r = test::judge(runner, slice_with_a_1gib_input());
   EXPECT_EQ(name(r.outcome), "skipped");
   EXPECT_FALSE(r.executed);
   EXPECT_THAT(r.detail,
@@ -412,10 +412,10 @@ TEST(RunnerMemoryBudget, CaseWithinARaisedBudgetRuns) {
   RunOptions options;
   options.max_case_bytes = case_footprint(valid_slice(), CaseClass::Valid).total;
   Runner runner(*backend, test::reference_oracle(), options);
-  EXPECT_EQ(name(runner.run(valid_slice()).outcome), "passed");
+  EXPECT_EQ(name(test::judge(runner, valid_slice()).outcome), "passed");
   options.max_case_bytes -= 1;
   Runner tighter(*backend, test::reference_oracle(), options);
-  EXPECT_EQ(name(tighter.run(valid_slice()).outcome), "skipped");
+  EXPECT_EQ(name(test::judge(tighter, valid_slice()).outcome), "skipped");
 }
 
 // Invalid cases run no oracle and bind at most kInvalidCaseBindingCap per tensor, so an absurd

@@ -27,6 +27,11 @@
 
 namespace dmlcert::test {
 
+// Runs a case through the runner with its classification, as the engine does (once per case).
+inline CaseReport judge(Runner& runner, const Case& c) {
+  return runner.run(c, classify(c.op, c.level, c.data));
+}
+
 // Logical element values of a test tensor, in row-major order over its sizes.
 class Values {
  public:

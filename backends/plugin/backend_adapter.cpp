@@ -1,5 +1,7 @@
 #include "plugin/backend_adapter.h"
 
+#include <algorithm>
+
 #include "plugin/abi_convert.h"
 
 namespace dmlcert::plugin {
@@ -49,15 +51,8 @@ uint32_t execute(void* context, const dmlcert_operator_desc* op, uint32_t featur
     return DMLCERT_STATUS_ERROR;
   }
   Bindings b;
-  for (size_t i = 0; i < input_roles.size(); ++i) {
-    ConstBuffer buf{static_cast<const std::byte*>(inputs[i].data), inputs[i].size_in_bytes};
-    switch (input_roles[i]) {
-      case Role::INPUT: b.input = buf; break;
-      case Role::INDICES: b.indices = buf; break;
-      case Role::UPDATES: b.updates = buf; break;
-      case Role::OUTPUT: break;
-    }
-  }
+  for (size_t i = 0; i < input_roles.size(); ++i)
+    b.set_input(input_roles[i], {static_cast<const std::byte*>(inputs[i].data), inputs[i].size_in_bytes});
   b.output = {static_cast<std::byte*>(outputs[0].data), outputs[0].size_in_bytes};
   if (a.hooks.before) a.hooks.before(*desc, *level, b);
   ExecResult r = a.backend->execute(*desc, *level, b);
@@ -88,9 +83,11 @@ void destroy(void* context) {
 
 const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<Backend> backend,
                                          std::string name, AdapterHooks hooks) {
-  if (abi_version != DMLCERT_ABI_VERSION || !backend) return nullptr;
+  // Any harness version: an older harness never asks about an operator it does not know, and a
+  // newer one never about one this header does not (dmlcert_backend_abi.h, "Versioning").
+  if (abi_version < 1 || !backend) return nullptr;
   auto* a = new Adapter{{}, std::move(backend), std::move(name), std::move(hooks)};
-  a->table = {DMLCERT_ABI_VERSION,
+  a->table = {std::min<uint32_t>(abi_version, DMLCERT_ABI_VERSION),
               sizeof(dmlcert_backend_v1),
               a->name.c_str(),
               a,

@@ -233,12 +233,10 @@ std::unique_ptr<GuardedView> GuardedView::map(int fd, const CallLayout& layout, 
     v->region_end_[i] = at + r.bytes;
     v->data_begin_[i] = v->region_end_[i] - r.size;
     auto* data = reinterpret_cast<std::byte*>(v->data_begin_[i]);
-    switch (role) {
-      case Role::INPUT: v->bindings_.input = {data, r.size}; break;
-      case Role::INDICES: v->bindings_.indices = {data, r.size}; break;
-      case Role::UPDATES: v->bindings_.updates = {data, r.size}; break;
-      case Role::OUTPUT: v->bindings_.output = {data, r.size}; break;
-    }
+    if (role == Role::OUTPUT)
+      v->bindings_.output = {data, r.size};
+    else
+      v->bindings_.set_input(role, {data, r.size});
   }
   return v;
 }

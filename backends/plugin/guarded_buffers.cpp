@@ -51,13 +51,13 @@ class GuardedCaseBuffers final : public CaseBuffers {
 
  private:
   Bindings source_bindings() const {
-    auto in = [this](Role r) {
-      const Bytes& b = source_[static_cast<size_t>(r)];
-      return ConstBuffer{b.data(), b.size()};
-    };
+    Bindings b;
+    for (Role r : kAllRoles)
+      if (is_input_role(r))
+        b.set_input(r, {source_[static_cast<size_t>(r)].data(), source_[static_cast<size_t>(r)].size()});
     Bytes& out = const_cast<Bytes&>(source_[static_cast<size_t>(Role::OUTPUT)]);
-    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES),
-                    MutableBuffer{out.data(), out.size()}};
+    b.output = {out.data(), out.size()};
+    return b;
   }
 
   TensorDesc output_desc_;

@@ -25,11 +25,19 @@ class PluginBackend : public Backend {
   }
 
   bool implements(OpKind op, std::optional<ReduceFunction> function, DataType type) const override {
+    if (!knows(op)) return false;
     uint32_t f = function ? static_cast<uint32_t>(*function) : DMLCERT_NO_FUNCTION;
     return table_->implements(table_->context, to_abi(op), f, to_abi(type)) != 0;
   }
 
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
+    if (!knows(op_kind(desc))) {
+      ExecResult r = exec_result(Status::Unsupported, Fault::None,
+                                 "the plugin implements ABI version " + std::to_string(table_->abi_version) +
+                                     ", which has no " + std::string(dmlcert::name(op_kind(desc))));
+      r.not_asked = true;
+      return r;
+    }
     AbiOperator op(desc);
     if (op.unrepresentable()) {
       // Such a descriptor cannot be handed to any ABI backend; it is rejected at the boundary,
@@ -69,12 +77,16 @@ class PluginBackend : public Backend {
   }
 
  private:
+  // Whether the plugin's ABI version has the operator at all (dmlcert_backend_abi.h,
+  // "Versioning"): an older plugin is never asked about a newer operator.
+  bool knows(OpKind op) const { return info(op).abi_version <= table_->abi_version; }
+
   const dmlcert_backend_v1* table_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error) {
+std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error, uint32_t harness_abi) {
   auto fail = [error](std::string why) -> std::unique_ptr<Backend> {
     if (error) *error = std::move(why);
     return nullptr;
@@ -83,13 +95,17 @@ std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error
   if (!library) return fail(std::string("cannot load plugin: ") + ::dlerror());
   auto entry = reinterpret_cast<dmlcert_get_backend_fn>(::dlsym(library, DMLCERT_ENTRY_SYMBOL));
   if (!entry) return fail(path + " does not export " DMLCERT_ENTRY_SYMBOL);
-  const dmlcert_backend_v1* table = entry(DMLCERT_ABI_VERSION);
+  // This version first, then each older one: a plugin built from an older header may answer only
+  // its own (dmlcert_backend_abi.h, "Versioning").
+  const dmlcert_backend_v1* table = nullptr;
+  uint32_t asked = harness_abi + 1;
+  while (!table && asked > 1) table = entry(--asked);
   if (!table)
-    return fail(path + ": " DMLCERT_ENTRY_SYMBOL "(" + std::to_string(DMLCERT_ABI_VERSION) +
-                ") returned NULL");
-  if (table->abi_version != DMLCERT_ABI_VERSION)
-    return fail(path + ": plugin implements ABI version " + std::to_string(table->abi_version) +
-                ", expected " + std::to_string(DMLCERT_ABI_VERSION));
+    return fail(path + ": " DMLCERT_ENTRY_SYMBOL " returned NULL for every ABI version from " +
+                std::to_string(harness_abi) + " down to 1");
+  if (table->abi_version < 1 || table->abi_version > asked)
+    return fail(path + ": asked for ABI version " + std::to_string(asked) +
+                ", the plugin answered with version " + std::to_string(table->abi_version));
   if (table->struct_size < sizeof(dmlcert_backend_v1) || !table->max_feature_level || !table->implements ||
       !table->execute)
     return fail(path + ": incomplete function table");

@@ -22,12 +22,8 @@ std::optional<Bytes> output_under(const Case& c, Reading reading, std::string* w
     m = is_input_role(r) ? input_memory(t, c.data.of(r), bytes) : Bytes(bytes, std::byte{0});
     if (r == Role::OUTPUT)
       b.output = {m.data(), m.size()};
-    else if (r == Role::INPUT)
-      b.input = {m.data(), m.size()};
-    else if (r == Role::INDICES)
-      b.indices = {m.data(), m.size()};
     else
-      b.updates = {m.data(), m.size()};
+      b.set_input(r, {m.data(), m.size()});
   }
   const ExecResult result =
       visit(c.op, [&](const auto& d) { return reference::execute(d, c.level, b, reading); });

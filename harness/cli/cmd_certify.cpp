@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "certify.h"
 #include "cli_common.h"
@@ -13,6 +12,7 @@
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
 #include "expectations.h"
+#include "failure_printer.h"
 #include "plugin/containment.h"
 #include "progress.h"
 #include "report_files.h"
@@ -26,11 +26,13 @@ namespace fs = std::filesystem;
 
 struct CertifyArgs {
   std::string backend = "optimized";
-  std::string level = "5_0", budget = "quick", shard, ops, corpus;
+  std::optional<FeatureLevel> level = FeatureLevel::L5_0;
+  std::string budget = "quick", shard, corpus;
+  std::vector<OpKind> ops;
   std::string repro_dir = "dmlcert-repros";
   uint64_t seed = 0;
   int stop_after_failures = 0;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = default_jobs();
   int max_timeouts = 10;
   double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
@@ -41,76 +43,35 @@ struct CertifyArgs {
 
 int certify(CertifyArgs& a) {
   engine::CertifyOptions o;
-  const auto level = parse_feature_level(a.level);
-  const auto budget = engine::budget_named(a.budget);
-  cert::Shard shard;
-  std::string shard_text;
-  const bool shard_ok = parse_shard(a.shard, &shard.index, &shard.count, &shard_text);
-  if (!level || !budget || !shard_ok) {
-    std::cerr << "dmlcert certify: "
-              << (!level ? "--level: unknown feature level '" + printable(a.level, 60) +
-                               "' (expected 1_0 ... 6_4)"
-                  : !budget ? "--budget: unknown budget '" + printable(a.budget, 60) + "'"
-                            : "--shard '" + printable(shard_text, 60) +
-                                  "' is not i/n with 0 <= i < n <= 4294967295")
-              << "\n";
-    return kExitUsage;
-  }
-  o.level = *level, o.budget = *budget, o.shard = shard, o.seed = a.seed, o.jobs = a.jobs;
+  if (!parse_shard(a.shard, &o.shard.index, &o.shard.count, &a.shard))
+    return usage_error("certify",
+                       "--shard '" + printable(a.shard, 60) + "' is not i/n with 0 <= i < n <= 4294967295");
+  o.level = *a.level, o.budget = *engine::budget_named(a.budget), o.seed = a.seed, o.jobs = a.jobs;
+  o.ops = a.ops;
   o.stop_after_failures = a.stop_after_failures;
   o.max_timeouts = a.max_timeouts;
   o.time_limit_is_budgets = a.time_limit < 0;
-  o.time_limit_seconds = o.time_limit_is_budgets ? budget->time_bound_seconds : a.time_limit;
-  for (size_t start = 0; start < a.ops.size();) {
-    const size_t end = a.ops.find(',', start);
-    const std::string word = a.ops.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    const auto op = parse_op(word);
-    if (!op) {
-      std::cerr << "dmlcert certify: --ops: unknown operator '" << printable(word) << "' (expected one of "
-                << operator_list(", ") << ")\n";
-      return kExitUsage;
-    }
-    o.ops.push_back(*op);
-    start = end == std::string::npos ? a.ops.size() : end + 1;
-  }
+  o.time_limit_seconds = o.time_limit_is_budgets ? o.budget.time_bound_seconds : a.time_limit;
   // Everything that can be checked before the first case: the corpus, the repro directory, the
   // report files (docs/design.md, "The command").
   std::string corpus_dir = a.corpus;
-  if (std::error_code ec; !corpus_dir.empty() && !fs::is_directory(corpus_dir, ec)) {
-    std::cerr << "dmlcert certify: --corpus '" << printable(corpus_dir, 200) << "' is not a directory"
-              << (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)") << "\n";
-    return kExitUsage;
-  }
-  // Locked for the run: no other run removes its files (engine/repro_dir.h).
-  std::string repro_why;
-  const std::optional<engine::ReproDir> repro_dir = engine::ReproDir::claim(a.repro_dir, &repro_why);
-  if (!repro_dir) {
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "': " << repro_why
-              << "\n";
-    return kExitUsage;
-  }
-  if (!repro_dir->note().empty())
-    std::cerr << "dmlcert certify: --repro-dir '" << printable(a.repro_dir, 200) << "' " << repro_dir->note()
-              << "\n";
-  if (std::string why; !can_write_reports(a.files, &why)) {
-    std::cerr << "dmlcert certify: " << why << "\n";
-    return kExitUsage;
-  }
+  if (std::error_code ec; !corpus_dir.empty() && !fs::is_directory(corpus_dir, ec))
+    return usage_error("certify", "--corpus '" + printable(corpus_dir, 200) + "' is not a directory" +
+                                      (fs::exists(corpus_dir, ec) ? "" : " (it does not exist)"));
+  const std::optional<engine::ReproDir> repro_dir = claim_repro_dir("certify", a.repro_dir);
+  if (!repro_dir) return kExitUsage;
+  if (std::string why; !can_write_reports(a.files, &why)) return usage_error("certify", why);
   std::optional<cert::Expectations> expectations;
   if (!a.expect.empty()) {
     std::string why;
     expectations = cert::load_expectations(a.expect, &why);
-    if (!expectations) {
-      std::cerr << "dmlcert certify: --expect: " << why << "\n";
-      return kExitUsage;
-    }
+    if (!expectations) return usage_error("certify", "--expect: " + why);
   }
   // Failures it already expects are reported, not investigated: no fresh process confirms,
   // bisects or shrinks them.
   if (expectations)
-    o.engine.known = [&expectations, today = cert::today_utc()](const std::string& key,
-                                                                const std::string& name) {
-      return cert::expects(*expectations, cert::failing_key(key, name), today);
+    o.engine.known = [&expectations, today = cert::today_utc()](const cert::CheckId& check) {
+      return cert::expects(*expectations, check.to_string(), today);
     };
   // Known failures are held against every report the run writes, its last one included.
   auto finish_report = [&](cert::Report& report) {
@@ -166,8 +127,9 @@ int certify(CertifyArgs& a) {
   o.engine.run.max_buffer_bytes = uint64_t{16} << 20;
   o.engine.hang_shrink_seconds = 6 * a.isolation.floor_seconds;
   Progress progress("certify");
-  o.engine.print = [&](const std::string& block) { progress.print(block); };
-  o.on_progress = [&](size_t done, size_t total, size_t failures, double elapsed) {
+  engine::FailurePrinter printer([&](const std::string& block) { progress.print(block); });
+  o.engine.listeners.push_back(&printer);
+  o.engine.on_progress = [&](uint64_t done, uint64_t total, uint64_t failures, double elapsed) {
     // Too early to tell before 1% has run: a backend that hangs in its first calls would show a
     // wait of days, though the run stops after a few timeouts.
     const double left = done > 0 && done * 100 >= total
@@ -191,10 +153,7 @@ int certify(CertifyArgs& a) {
       o, [&]() -> std::unique_ptr<Backend> { return first ? std::move(first) : opened.open(); },
       *opened.oracle, &error);
   progress.finish();
-  if (!report) {
-    std::cerr << "dmlcert certify: " << error << "\n";
-    return kExitUsage;
-  }
+  if (!report) return usage_error("certify", error);
   finish_report(*report);
   std::cout << cert::to_text(*report);
   if (!write_reports(*report, a.files)) return kExitUsage;
@@ -209,18 +168,18 @@ int certify(CertifyArgs& a) {
 }  // namespace
 
 void add_certify_command(CLI::App& app) {
-  auto args = std::make_shared<CertifyArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "certify",
+  auto [cmd, args] = add_command<CertifyArgs>(
+      app, "certify",
       "Certify a backend at a feature level: replay the corpus, run valid cases for every "
       "support-table cell (exact and random data), invalid cases for every rule, unspecified "
       "cases for every U rule and out-of-range index cases. Every call runs in an isolation "
       "child process with guarded buffers, so crashes, hangs, out-of-bounds accesses, late writes "
       "and runaway memory are reported per case. A failing case is saved, confirmed alone in a "
       "fresh process, shrunk, and printed with the command that reproduces it (the first two of "
-      "each cell or rule check; later ones are saved and reported). Prints the support matrix.");
+      "each cell or rule check; later ones are saved and reported). Prints the support matrix.",
+      certify, kCertifyExitStatusHelp);
   add_backend_option(*cmd, &args->backend);
-  cmd->add_option("--level", args->level, "Feature level to certify (1_0 ... 6_4)")->capture_default_str();
+  add_level_option(*cmd, &args->level, "Feature level to certify (1_0 ... 6_4)");
   cmd->add_option("--budget", args->budget,
                   "How many cases: quick (about 124,000; 20 s on two cores), standard (about 720,000; "
                   "under three minutes), thorough (3.5 million; about fifteen minutes), or smoke (8,000 in "
@@ -244,20 +203,14 @@ void add_certify_command(CLI::App& app) {
                   "smoke 120 s, quick 540 s, standard 1800 s, thorough 7200 s. The reports are also "
                   "rewritten every 10 s while the run goes on")
       ->check(number_in(0, kMaxDurationSeconds));
-  cmd->add_option("--repro-dir", args->repro_dir, "Where case files of failures are kept")
-      ->capture_default_str();
+  add_repro_dir_option(*cmd, &args->repro_dir, "Where case files of failures are kept");
   cmd->add_option("--corpus", args->corpus,
                   "Corpus directory to replay (default: DMLCERT_CORPUS, the installed or source corpora/)");
-  cmd->add_option("--ops", args->ops,
-                  "Comma-separated operators to certify (default: all): " + operator_list(","));
-  cmd->add_option("--seed", args->seed, "Mixed into every case's seed")
-      ->check(integer_in(0, UINT64_MAX))
-      ->capture_default_str();
-  cmd->add_option("--jobs,-j", args->jobs,
+  add_ops_option(*cmd, &args->ops, "Comma-separated operators to certify (default: all)");
+  add_seed_option(*cmd, &args->seed, "Mixed into every case's seed");
+  add_jobs_option(*cmd, &args->jobs,
                   "Parallel workers, each a shard of the run with a backend process of its own, their "
-                  "results merged into one report (default: the cores; 1 with --stop-after-failures)")
-      ->check(integer_in(1, 256))
-      ->capture_default_str();
+                  "results merged into one report (default: the cores; 1 with --stop-after-failures)");
   cmd->add_option("--stop-after-failures", args->stop_after_failures,
                   "Stop after N failures (0: run everything); the report's totals then count the cases "
                   "run up to the last failure. One worker runs, so that the order is always the same")
@@ -269,8 +222,6 @@ void add_certify_command(CLI::App& app) {
                   "corpus/CASE, `*` for any text), or an earlier JSON report. Known failures do not fail the "
                   "run, new ones do, entries that now pass are reported, expired entries fail");
   add_report_options(*cmd, &args->files);
-  cmd->footer(kCertifyExitStatusHelp);
-  cmd->callback([args] { set_exit_status(certify(*args)); });
 }
 
 }  // namespace dmlcert::cli

@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 #include "backend_oracle.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "dmlcert/text.h"
+#include "failure_printer.h"
 #include "fuzz.h"
 #include "progress.h"
 #include "registry.h"
@@ -32,12 +32,12 @@ struct FuzzArgs {
   uint64_t seed = 1;
   std::optional<uint64_t> cases;
   std::string duration;
-  std::vector<std::string> ops;
-  std::string level;
+  std::vector<OpKind> ops;
+  std::optional<FeatureLevel> level;
   std::string shard;
   std::string repro_dir = "dmlcert-repros";
   std::string report;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = default_jobs();
   int max_size = 50;
   double shrink_seconds = 20;
   RunOptions options;
@@ -61,63 +61,32 @@ std::optional<double> parse_duration(const std::string& s) {
   return v * scale;
 }
 
-int fuzz(const FuzzArgs& a) {
+int fuzz(FuzzArgs& a) {
   engine::FuzzOptions o;
   o.seed = a.seed;
   o.max_size = a.max_size;
   o.shrink_seconds = a.shrink_seconds;
   o.jobs = a.jobs;
   o.duration_seconds = parse_duration(a.duration);
-  if (!a.duration.empty() && !o.duration_seconds) {
-    std::cerr << "dmlcert fuzz: --duration '" << printable(a.duration, 60)
-              << "' is not a positive duration of at most " << kMaxDurationSeconds
-              << " seconds, like 60s, 5m or 1h\n";
-    return kExitUsage;
-  }
-  if (a.cases && !a.duration.empty()) {
-    std::cerr << "dmlcert fuzz: give --cases or --duration, not both\n";
-    return kExitUsage;
-  }
+  if (!a.duration.empty() && !o.duration_seconds)
+    return usage_error("fuzz", "--duration '" + printable(a.duration, 60) +
+                                   "' is not a positive duration of at most " +
+                                   std::to_string(static_cast<uint64_t>(kMaxDurationSeconds)) +
+                                   " seconds, like 60s, 5m or 1h");
+  if (a.cases && !a.duration.empty()) return usage_error("fuzz", "give --cases or --duration, not both");
   o.cases = a.cases.value_or(1000);
-  for (const std::string& op : a.ops) {
-    const auto k = parse_op(op);
-    if (!k) {
-      std::cerr << "dmlcert fuzz: --ops: unknown operator '" << printable(op, 60) << "' (expected one of "
-                << operator_list(", ") << ")\n";
-      return kExitUsage;
-    }
-    o.ops.push_back(*k);
-  }
-  if (!a.level.empty()) {
-    o.level = parse_feature_level(a.level);
-    if (!o.level) {
-      std::cerr << "dmlcert fuzz: --level: unknown feature level '" << printable(a.level, 60)
-                << "' (expected 1_0 ... 6_4)\n";
-      return kExitUsage;
-    }
-  }
-  if (std::string used; !parse_shard(a.shard, &o.shard_index, &o.shard_count, &used)) {
-    std::cerr << "dmlcert fuzz: --shard '" << printable(used, 60)
-              << "' is not i/n with 0 <= i < n <= 4294967295\n";
-    return kExitUsage;
-  }
+  o.ops = a.ops;
+  o.level = a.level;
+  if (!parse_shard(a.shard, &o.shard_index, &o.shard_count, &a.shard))
+    return usage_error("fuzz",
+                       "--shard '" + printable(a.shard, 60) + "' is not i/n with 0 <= i < n <= 4294967295");
   // Every destination is checked before the first case, so a run never ends in a file it cannot
   // write (docs/design.md, "The command").
-  // Locked for the run: no other run removes its files (engine/repro_dir.h).
-  std::string repro_why;
-  const std::optional<engine::ReproDir> repro_dir = engine::ReproDir::claim(a.repro_dir, &repro_why);
-  if (!repro_dir) {
-    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "': " << repro_why << "\n";
-    return kExitUsage;
-  }
-  if (!repro_dir->note().empty())
-    std::cerr << "dmlcert fuzz: --repro-dir '" << printable(a.repro_dir, 200) << "' " << repro_dir->note()
-              << "\n";
+  const std::optional<engine::ReproDir> repro_dir = claim_repro_dir("fuzz", a.repro_dir);
+  if (!repro_dir) return kExitUsage;
   if (std::string why;
-      !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why)) {
-    std::cerr << "dmlcert fuzz: " << why << "\n";
-    return kExitUsage;
-  }
+      !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why))
+    return usage_error("fuzz", why);
 
   // One backend to check the spec opens; each worker opens its own.
   auto backends = open_backends(a.backend, a.isolation);
@@ -127,10 +96,7 @@ int fuzz(const FuzzArgs& a) {
   if (a.vs != "reference") {
     std::string error;
     vs_backend = backends::open(absolute_spec(a.vs), a.isolation, &error);
-    if (!vs_backend) {
-      std::cerr << "dmlcert fuzz: --vs: " << error << "\n";
-      return kExitUsage;
-    }
+    if (!vs_backend) return usage_error("fuzz", "--vs: " + error);
     vs_oracle = engine::backend_oracle(*vs_backend, a.options);
     o.jobs = 1;  // a backend oracle is one process, not safe to share between workers
   }
@@ -147,12 +113,13 @@ int fuzz(const FuzzArgs& a) {
   o.engine.run.max_buffer_bytes = uint64_t{8} << 20;
   o.engine.isolated = backends->isolated;
   Progress progress("fuzz");
-  o.engine.print = [&](const std::string& block) { progress.print(block); };
-  const uint64_t total = o.duration_seconds ? 0 : o.cases / o.shard_count;
-  o.on_progress = [&](uint64_t done, uint64_t failures, double elapsed) {
+  engine::FailurePrinter printer([&](const std::string& block) { progress.print(block); });
+  o.engine.listeners.push_back(&printer);
+  o.engine.on_progress = [&](uint64_t done, uint64_t total, uint64_t failures, double elapsed) {
     const double left = o.duration_seconds ? *o.duration_seconds - elapsed
-                        : done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
-                                   : -1;
+                        : done > 0 && total >= done
+                            ? elapsed / static_cast<double>(done) * static_cast<double>(total - done)
+                            : -1;
     progress.update(done, total, failures, elapsed, left);
   };
   std::cout << "dmlcert fuzz --backend " << backends->spec << " --vs " << a.vs << " --seed " << o.seed
@@ -183,34 +150,30 @@ int fuzz(const FuzzArgs& a) {
 }  // namespace
 
 void add_fuzz_command(CLI::App& app) {
-  auto args = std::make_shared<FuzzArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "fuzz",
+  auto [cmd, args] = add_command<FuzzArgs>(
+      app, "fuzz",
       "Differential fuzzing: generated valid, invalid (one rule broken at a time) and unspecified "
       "cases against a backend, with the reference as the oracle. The same seed gives the same "
       "run, for any --jobs. Without --level the run cycles through feature levels 2_1, 3_0, 4_1 "
       "and 5_0 and walks every support-table cell. A failure is saved, confirmed alone in a fresh "
       "backend, shrunk (or, when it only fails after earlier cases, bisected to a short sequence) "
       "and printed with its case files and the `dmlcert run` line that reproduces it. Ends with "
-      "distributions and a coverage table.");
+      "distributions and a coverage table.",
+      fuzz);
   add_backend_option(*cmd, &args->backend);
   cmd->add_option("--vs", args->vs,
                   "The oracle: reference, or another backend whose outputs judge valid cases")
       ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "The run's seed; each case's seed derives from (seed, index)")
-      ->check(integer_in(0, UINT64_MAX))
-      ->capture_default_str();
+  add_seed_option(*cmd, &args->seed, "The run's seed; each case's seed derives from (seed, index)");
   cmd->add_option("--cases", args->cases, "How many cases (across all shards); default 1000")
       ->check(integer_in(1, kMaxCases));
   cmd->add_option("--duration", args->duration, "Run for this long instead (60s, 5m, 1h)");
-  cmd->add_option("--ops", args->ops, "Only these operators (" + operator_list(",") + ")")->delimiter(',');
-  cmd->add_option("--level", args->level, "Only this feature level (default: cycle 2_1, 3_0, 4_1, 5_0)");
+  add_ops_option(*cmd, &args->ops, "Only these operators");
+  add_level_option(*cmd, &args->level, "Only this feature level (default: cycle 2_1, 3_0, 4_1, 5_0)");
   cmd->add_option("--shard", args->shard,
                   "Take part i of n (i/n) of the cases; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
-  cmd->add_option("--jobs,-j", args->jobs, "Parallel workers, each with its own backend (default: the cores)")
-      ->check(integer_in(1, 256))
-      ->capture_default_str();
-  cmd->add_option("--repro-dir", args->repro_dir, "Where failing cases are saved")->capture_default_str();
+  add_jobs_option(*cmd, &args->jobs, "Parallel workers, each with its own backend (default: the cores)");
+  add_repro_dir_option(*cmd, &args->repro_dir, "Where failing cases are saved");
   cmd->add_option("--report", args->report,
                   "Write a JSON report: outcomes, classes, coverage, failures, throughput");
   cmd->add_option("--max-size", args->max_size, "Largest rapidcheck size (tensors grow with it)")
@@ -221,8 +184,6 @@ void add_fuzz_command(CLI::App& app) {
       ->capture_default_str();
   add_run_options(*cmd, &args->options);
   add_isolation_options(*cmd, &args->isolation);
-  cmd->footer(kExitStatusHelp);
-  cmd->callback([args] { set_exit_status(fuzz(*args)); });
 }
 
 }  // namespace dmlcert::cli

@@ -52,18 +52,17 @@ int merge(const MergeArgs& a) {
 }  // namespace
 
 void add_merge_command(CLI::App& app) {
-  auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "merge",
+  auto [cmd, args] = add_command<MergeArgs>(
+      app, "merge",
       "Merge the JSON reports of `dmlcert certify --shard i/n` runs into one report: counts are "
       "summed per cell and rule, failures and repro files collected, and the verdict recomputed. "
-      "Exit status 0 only when the merged report certifies the backend.");
+      "Exit status 0 only when the merged report certifies the backend.",
+      merge, "");
   cmd->add_option("REPORT", args->inputs, "JSON reports of the shards")->required();
   add_report_options(*cmd, &args->files);
   cmd->add_option("--max-file-bytes", args->max_file_bytes, "Refuse a report larger than this")
       ->check(integer_in(1, kMaxFileBytes))
       ->capture_default_str();
-  cmd->callback([args] { set_exit_status(merge(*args)); });
 }
 
 }  // namespace dmlcert::cli

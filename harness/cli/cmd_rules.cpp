@@ -85,19 +85,21 @@ int list_rules(bool json, bool markdown) {
 
 }  // namespace
 
+struct RulesArgs {
+  bool json = false, markdown = false;
+};
+
 void add_rules_command(CLI::App& app) {
-  auto json = std::make_shared<bool>(false), markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand(
-      "rules",
+  auto [cmd, args] = add_command<RulesArgs>(
+      app, "rules",
       "List every rule of the catalog: its ID (as validators report it and case files name it), its "
       "tag (doc: stated in the documentation; inferred: the only reading that makes the formulas "
       "well defined; unspecified and doc/U: descriptors or data that make a case class U) and its "
       "text, in aligned columns; then the robustness checks (what a backend must not do to the "
-      "process that hosts it).");
-  auto* j = cmd->add_flag("--json", *json, "Print a JSON array of {id, tag, text, if_executed} instead");
-  cmd->add_flag("--markdown", *markdown, "Print docs/rules.md instead")->excludes(j);
-  cmd->footer("Exit status: 0.");
-  cmd->callback([json, markdown] { set_exit_status(list_rules(*json, *markdown)); });
+      "process that hosts it).",
+      [](const RulesArgs& a) { return list_rules(a.json, a.markdown); }, "Exit status: 0.");
+  auto* j = cmd->add_flag("--json", args->json, "Print a JSON array of {id, tag, text, if_executed} instead");
+  cmd->add_flag("--markdown", args->markdown, "Print docs/rules.md instead")->excludes(j);
 }
 
 }  // namespace dmlcert::cli

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "dmlcert/text.h"
 #include "dmlcert/values.h"
+#include "engine.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -48,6 +49,38 @@ void print_result(const nlohmann::ordered_json& j, const TensorDesc& out, const 
   std::cout << "\n}" << (in_array && !last ? "," : "") << "\n";
 }
 
+// The cases of the file, in order, in one backend process; each result printed as soon as it is
+// known (one object, or a JSON array of them).
+class PrintedCases final : public engine::Share {
+ public:
+  PrintedCases(std::vector<const Case*> cases, const RunArgs& args) : cases_(std::move(cases)), args_(args) {}
+
+  std::optional<engine::Task> next() override {
+    if (next_ == cases_.size()) return std::nullopt;
+    if (next_ == 0 && in_array()) std::cout << "[\n";
+    engine::WorkItem item;
+    item.id = cert::CheckId::given(cases_[next_]->name);
+    item.given = cases_[next_++];
+    return engine::Task{{std::move(item)}};
+  }
+  void case_ran(const engine::WorkItem& item, const engine::CaseOutcome& out) override {
+    if (out.interrupted) return;
+    failed_ |= fails_run(out.report.outcome);
+    nlohmann::ordered_json j = {{"case", item.given->name}, {"file", args_.file}, {"backend", args_.backend}};
+    j.update(report_json(*item.given, args_.file, out.report, /*output_data=*/false));
+    print_result(j, *tensor(item.given->op, Role::OUTPUT), out.report, next_ == cases_.size(), in_array());
+  }
+  uint64_t done() const override { return next_; }
+  bool in_array() const { return cases_.size() > 1; }
+  bool failed() const { return failed_; }
+
+ private:
+  std::vector<const Case*> cases_;
+  const RunArgs& args_;
+  size_t next_ = 0;
+  bool failed_ = false;
+};
+
 int run(const RunArgs& a) {
   LoadedCases loaded = load_case_file(a.file, a.limits);
   for (const CaseError& e : loaded.errors) std::cerr << e.to_string() << "\n";
@@ -62,35 +95,22 @@ int run(const RunArgs& a) {
   }
   auto backends = open_backends(a.backend, a.isolation);
   if (!backends) return kExitUsage;
-  RunOptions options = a.options;
-  options.oracle_is_under_test = a.backend == "reference";
+  engine::EngineOptions options = given_case_options(*backends, a.options, a.backend);
   // A late write shows after its call returned; replayed alone, nothing later would reveal it.
-  if (backends->isolated) options.settle_seconds = kReplaySettleSeconds;
-  Runner runner(*backends->under_test, *backends->oracle, options);
-
-  // Each result is printed as soon as it is known (one object, or a JSON array of them).
-  const bool in_array = selected.size() > 1;
-  if (in_array) std::cout << "[\n";
-  bool failed = false;
-  for (size_t i = 0; i < selected.size(); ++i) {
-    const Case& c = *selected[i];
-    const CaseReport r = run_case(runner, c);
-    failed |= fails_run(r.outcome);
-    nlohmann::ordered_json j = {{"case", c.name}, {"file", a.file}, {"backend", a.backend}};
-    j.update(report_json(c, a.file, r, /*output_data=*/false));
-    print_result(j, *tensor(c.op, Role::OUTPUT), r, i + 1 == selected.size(), in_array);
-  }
-  if (in_array) std::cout << "]\n";
+  if (backends->isolated) options.run.settle_seconds = kReplaySettleSeconds;
+  PrintedCases cases(std::move(selected), a);
+  engine::OneWorker plan(cases);
+  if (!run_plan(plan, *backends, options)) return kExitUsage;
+  if (cases.in_array()) std::cout << "]\n";
   if (!loaded.errors.empty()) return kExitUsage;
-  return failed ? kExitFailed : kExitPassed;
+  return cases.failed() ? kExitFailed : kExitPassed;
 }
 
 }  // namespace
 
 void add_run_command(CLI::App& app) {
-  auto args = std::make_shared<RunArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "run",
+  auto [cmd, args] = add_command<RunArgs>(
+      app, "run",
       "Run the case(s) in one case file against a backend and print the result as JSON: the "
       "outcome (passed, failed, unimplemented, skipped, mistrusted, crash, timeout, oob, late-write, "
       "limit), the "
@@ -98,7 +118,8 @@ void add_run_command(CLI::App& app) {
       "order (numbers, \"nan\", \"inf\", \"-inf\", \"0x...\" NaN bit patterns) or the violations "
       "it reported with their rule IDs. A .jsonl file runs every line in order in one backend "
       "process (a JSON array is printed) unless --case picks one: that is how a state-dependent "
-      "failure's sequence file (*.sequence.jsonl) reproduces it.");
+      "failure's sequence file (*.sequence.jsonl) reproduces it.",
+      run);
   cmd->add_option("CASE", args->file, "A case file (.json, or .jsonl with one case per line)")->required();
   add_backend_option(*cmd, &args->backend);
   cmd->add_option("--case", args->case_name, "Run only the case with this name (for .jsonl files)");
@@ -107,8 +128,6 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--max-file-bytes", args->limits.max_file_bytes, "Refuse a case file larger than this")
       ->check(integer_in(1, kMaxFileBytes))
       ->capture_default_str();
-  cmd->footer(kExitStatusHelp);
-  cmd->callback([args] { set_exit_status(run(*args)); });
 }
 
 }  // namespace dmlcert::cli

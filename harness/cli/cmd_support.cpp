@@ -70,17 +70,9 @@ void print_markdown() {
   }
 }
 
-int print_support(const std::string& level_text, bool json, bool markdown) {
+int print_support(std::optional<FeatureLevel> level, bool json, bool markdown) {
   std::vector<FeatureLevel> levels(std::begin(kTableLevels), std::end(kTableLevels));
-  if (!level_text.empty()) {
-    const auto level = parse_feature_level(level_text);
-    if (!level) {
-      std::cerr << "dmlcert support: --level: unknown feature level '" << level_text
-                << "' (expected 1_0 ... 6_4)\n";
-      return kExitUsage;
-    }
-    levels = {*level};
-  }
+  if (level) levels = {*level};
   if (markdown) {
     print_markdown();
     return kExitPassed;
@@ -113,20 +105,23 @@ int print_support(const std::string& level_text, bool json, bool markdown) {
 
 }  // namespace
 
+struct SupportArgs {
+  std::optional<FeatureLevel> level;
+  bool json = false, markdown = false;
+};
+
 void add_support_command(CLI::App& app) {
-  auto level = std::make_shared<std::string>();
-  auto json = std::make_shared<bool>(false), markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand(
-      "support",
+  auto [cmd, args] = add_command<SupportArgs>(
+      app, "support",
       "Print the support tables: for every operator (and REDUCE function) and tensor role, the ranks "
       "and data types each feature level allows. A backend rejects a tensor outside them with "
-      "invalid-argument (rules T.RANK and T.DTYPE).");
-  cmd->add_option("--level", *level, "Only this feature level (1_0 ... 6_4); default: every table level");
-  auto* j = cmd->add_flag("--json", *json,
+      "invalid-argument (rules T.RANK and T.DTYPE).",
+      [](const SupportArgs& a) { return print_support(a.level, a.json, a.markdown); },
+      "Exit status: 0, or 2 for an unknown level.");
+  add_level_option(*cmd, &args->level, "Only this feature level (1_0 ... 6_4); default: every table level");
+  auto* j = cmd->add_flag("--json", args->json,
                           "Print a JSON array of {level, op, function, role, min_rank, max_rank, types}");
-  cmd->add_flag("--markdown", *markdown, "Print docs/support.md (all table levels)")->excludes(j);
-  cmd->footer("Exit status: 0, or 2 for an unknown level.");
-  cmd->callback([level, json, markdown] { set_exit_status(print_support(*level, *json, *markdown)); });
+  cmd->add_flag("--markdown", args->markdown, "Print docs/support.md (all table levels)")->excludes(j);
 }
 
 }  // namespace dmlcert::cli

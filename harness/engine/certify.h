@@ -53,10 +53,8 @@ struct CertifyOptions {
   // run so far; its totals count the cases up to and including the last failure.
   int stop_after_failures = 0;
   std::vector<Case> corpus;  // replayed first (cases above the level or outside ops are left out)
-  EngineOptions engine;
-  std::string containment;  // how the backend's processes are contained, for the report
-  // Called now and then with the progress so far.
-  std::function<void(size_t done, size_t total, size_t failures, double elapsed)> on_progress;
+  EngineOptions engine;      // its on_progress counts tasks done and planned
+  std::string containment;   // how the backend's processes are contained, for the report
 
   // Hangs cost seconds, not hours (docs/design.md, "Isolation"). After a timeout (or a memory or
   // CPU limit, as costly) the rest of that cell or rule check is not run; after
@@ -82,9 +80,6 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
 
 // Now, UTC, ISO 8601: when a report's run started.
 std::string now_utc();
-
-// "interrupted by SIGINT before every case had run": why a run that was asked to stop stopped.
-std::string interruption();
 
 // The report of a certification that could not start: every planned cell and rule check is
 // marked not run, for `why` (a backend that crashed while loading, say).

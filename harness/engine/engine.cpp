@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <exception>
 #include <filesystem>
+#include <utility>
 
+#include "dmlcert/file_writer.h"
 #include "dmlcert/interrupt.h"
 #include "dmlcert/text.h"
-#include "generators.h"
+#include "shrink.h"
 
 namespace dmlcert::engine {
 namespace {
@@ -69,59 +72,56 @@ std::string shell_word(const std::string& s) {
 
 }  // namespace
 
-std::string_view name(Failure::Confirmation c) {
-  switch (c) {
-    case Failure::Confirmation::Reproduced: return "reproduced alone";
-    case Failure::Confirmation::StateDependent: return "state-dependent";
-    case Failure::Confirmation::NotReproduced: return "not reproduced";
-    case Failure::Confirmation::Unchecked: return "unchecked";
-  }
-  return "?";
-}
-
 std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend,
                               const std::string& backend_flags) {
   return shell_word(program.empty() ? "dmlcert" : program) + " run " + shell_word(file) + " --backend " +
          shell_word(backend) + backend_flags;
 }
 
-std::string file_safe(const std::string& key) {
+std::string file_safe(const std::string& name) {
   std::string out;
-  for (char ch : key)
+  for (char ch : name)
     out += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
   return out.substr(0, 200);
 }
 
-Engine::Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, EngineOptions options)
+Engine::Engine(Backend& under_test, Oracle& oracle, BackendFactory fresh, EngineOptions options,
+               std::vector<Listener*> listeners, std::string in_flight_name)
     : under_test_(under_test),
       oracle_(oracle),
       fresh_(std::move(fresh)),
       options_(std::move(options)),
+      listeners_(std::move(listeners)),
       runner_(under_test, oracle, options_.run) {
-  if (!options_.isolated) in_flight_ = std::make_unique<InFlightFile>(path_for(options_.in_flight, ".json"));
+  if (!options_.isolated && options_.in_flight && !options_.repro_dir.empty())
+    in_flight_ = std::make_unique<InFlightFile>(path_for(in_flight_name, ".json"));
 }
 
 Engine::~Engine() = default;
 
-std::string Engine::path_for(const std::string& key, const std::string& suffix) const {
-  return (fs::path(options_.repro_dir) / (file_safe(key) + suffix)).string();
+std::string Engine::path_for(const std::string& stem, const std::string& suffix) const {
+  return (fs::path(options_.repro_dir) / (file_safe(stem) + suffix)).string();
 }
 
 bool Engine::save_file(const std::string& path, const std::string& text) {
   ReproSpace& space = *options_.repro_space;
-  std::lock_guard<std::mutex> hold(space.lock);
-  if (!space.error.empty()) return false;  // out of space: nothing more is written
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  const FileWritten written = write_file_atomically(path, text);
-  if (written) return true;
-  if (written.error == FileWritten::Error::NoSpace) {
-    space.error = "the repro directory ran out of space (" + written.message +
-                  "): no case file is written after that, and the failures from then on have none";
-    if (options_.print) options_.print("dmlcert: " + space.error + "\n");
-  } else if (options_.print) {
-    options_.print("dmlcert: " + written.message + "\n");
+  std::string warning;
+  {
+    std::lock_guard<std::mutex> hold(space.lock);
+    if (!space.error.empty()) return false;  // out of space: nothing more is written
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    const FileWritten written = write_file_atomically(path, text);
+    if (written) return true;
+    if (written.error == FileWritten::Error::NoSpace) {
+      space.error = "the repro directory ran out of space (" + written.message +
+                    "): no case file is written after that, and the failures from then on have none";
+      warning = "dmlcert: " + space.error + "\n";
+    } else {
+      warning = "dmlcert: " + printable(written.message) + "\n";
+    }
   }
+  tell([&](Listener& l) { l.warning(warning); });
   return false;
 }
 
@@ -134,14 +134,14 @@ bool Engine::save(const std::string& path, const Case& c) {
   return save_file(path, to_json(c, true));
 }
 
-bool Engine::save_sequence(const std::string& path, const std::vector<const Case*>& cases) {
+bool Engine::save_sequence(const std::string& path, const std::vector<Case>& cases) {
   std::string text;
-  for (const Case* c : cases) text += to_json(*c, false) + "\n";
+  for (const Case& c : cases) text += to_json(c, false) + "\n";
   return save_file(path, text);
 }
 
 CaseOutcome Engine::run(const WorkItem& item) {
-  if (item.given) return run_case(*item.given, item.key);
+  if (item.given) return run_one(*item.given, item, std::nullopt);
   std::optional<rc::Shrinkable<Case>> shrinkable;
   Case c;
   try {
@@ -150,139 +150,167 @@ CaseOutcome Engine::run(const WorkItem& item) {
   } catch (const std::exception& e) {
     CaseOutcome out;
     out.generation_error = e.what();  // a suchThat that gave up: the item is skipped
+    out.counts_at = item.id.check();
+    tell([&](Listener& l) { l.case_ran(item, out); });
     return out;
   }
-  c.name = item.key;
+  c.name = item.id.to_string();
   c.origin = item.origin;
-  return execute(std::move(c), item.key, item.counts_at, item.seed, shrinkable);
+  return run_one(std::move(c), item, shrinkable);
 }
 
-CaseOutcome Engine::run_case(const Case& c, const std::string& key) {
-  return execute(c, key, nullptr, 0, std::nullopt);
+CaseReport Engine::judge(const Case& c, const Classification& cls) {
+  try {
+    return runner_.run(c, cls);
+  } catch (const std::exception& e) {
+    CaseReport r;
+    r.outcome = Outcome::Failed;
+    r.case_class = cls.case_class;
+    r.detail = std::string("harness error: ") + e.what();
+    return r;
+  }
 }
 
-CaseOutcome Engine::execute(Case c, const std::string& key,
-                            const std::function<std::string(const Classification&)>& counts_at, uint64_t seed,
+CaseOutcome Engine::run_one(Case c, const WorkItem& item,
                             const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   CaseOutcome out;
   out.generated = true;
   out.cls = classify(c.op, c.level, c.data);
-  const std::string at = counts_at ? counts_at(out.cls) : key;
+  out.counts_at = item.counts_at ? item.counts_at(out.cls) : item.id.check();
   // In-process, a crash takes dmlcert down with the backend: the case must already be on disk.
   if (in_flight_) {
     std::string error;
-    if (!in_flight_->write(c, &error) && !in_flight_warned_ && options_.print) {
-      options_.print("dmlcert: " + printable(error) + " (a crash would leave no case behind)\n");
+    if (!in_flight_->write(c, &error) && !in_flight_warned_) {
+      tell([&](Listener& l) {
+        l.warning("dmlcert: " + printable(error) + " (a crash would leave no case behind)\n");
+      });
       in_flight_warned_ = true;
     }
   }
-  out.report = runner_.run(c, out.cls);
+  out.report = judge(c, out.cls);
   out.c = std::move(c);
   if (run_must_end()) {
     out.interrupted = true;
+    tell([&](Listener& l) { l.case_ran(item, out); });
     return out;
   }
-  note_call(out.report, key, at, out.c, 0, out.earlier);
-  if (fails_run(out.report.outcome)) handle_failure(out, key, at, seed, shrinkable);
-  remember(out.c, out.report.outcome, shrinkable);
-  rerun_suspects(out.earlier);
+  note_call(out.report, Call{out.report.exec.call, item.id, out.counts_at, out.c, out.cls, process_, 0,
+                             out.report.outcome == Outcome::Passed});
+  if (fails_run(out.report.outcome)) investigate_failure(out, item, shrinkable);
+  remember(out.c, out.cls, out.report.outcome, shrinkable);
+  tell([&](Listener& l) { l.case_ran(item, out); });
+  rerun_suspects();
+  report_late_failures();
   return out;
 }
 
-void Engine::note_call(const CaseReport& r, const std::string& key, const std::string& counts_at,
-                       const Case& c, int reruns, std::vector<Failure>& found) {
-  for (const LateFault& late : r.exec.late) late_fault(late, found);
+void Engine::note_call(const CaseReport& r, const Call& call) {
+  for (const LateFault& late : r.exec.late) blame_late_fault(late);
   if (r.exec.call) {
-    calls_.push_back({r.exec.call, key, counts_at, c, process_, reruns, r.outcome == Outcome::Passed});
+    calls_.push_back(call);
     if (calls_.size() > kRememberedCalls) calls_.pop_front();
   }
   if (restarts_process(r.outcome)) ++process_;
 }
 
-void Engine::late_fault(const LateFault& late, std::vector<Failure>& found) {
-  if (auto f = late_failure(late)) found.push_back(std::move(*f));
+void Engine::blame_late_fault(const LateFault& late) {
+  if (auto f = failure_of(late)) late_found_.push_back(std::move(*f));
   if (!late.ended_process) return;
   // The process died of that fault, and with it any thread another of its calls had left running,
   // before or after the blamed one: those calls' own late writes show only when they run again.
   // The call that revealed the fault ran again in a fresh process already (Backend::execute).
   for (const Call& other : calls_)
-    if (other.process == process_ && other.id != late.call && other.passed && other.reruns < kSuspectReruns)
-      suspects_.push_back({0, other.key, other.counts_at, other.c, 0, other.reruns + 1, false});
+    if (other.process == process_ && other.id != late.call && other.passed && other.reruns < kSuspectReruns) {
+      Call again = other;
+      again.id = 0;
+      again.reruns = other.reruns + 1;
+      again.passed = false;
+      suspects_.push_back(std::move(again));
+    }
   ++process_;
   forget_history();
 }
 
-void Engine::rerun_suspects(std::vector<Failure>& found) {
+void Engine::rerun_suspects() {
   while (!suspects_.empty() && !run_must_end()) {
-    const Call suspect = std::move(suspects_.front());
+    Call suspect = std::move(suspects_.front());
     suspects_.pop_front();
-    const CaseReport r = runner_.run(suspect.c);
-    note_call(r, suspect.key, suspect.counts_at, suspect.c, suspect.reruns, found);
-    remember(suspect.c, r.outcome, std::nullopt);
+    const CaseReport r = judge(suspect.c, suspect.cls);
+    suspect.id = r.exec.call;
+    suspect.passed = r.outcome == Outcome::Passed;
+    note_call(r, suspect);
+    remember(suspect.c, suspect.cls, r.outcome, std::nullopt);
     // Its own thread, caught right after the call (the round trip after it).
     if (r.exec.call && r.exec.fault == Fault::LateWrite)
-      if (auto f = late_failure({r.exec.call, r.exec.fault, r.exec.message + ", when run again"}))
-        found.push_back(std::move(*f));
+      if (auto f = failure_of({r.exec.call, r.exec.fault, r.exec.message + ", when run again"}))
+        late_found_.push_back(std::move(*f));
   }
 }
 
-std::vector<Failure> Engine::settle() {
-  std::vector<Failure> found;
-  rerun_suspects(found);
+void Engine::report_late_failures() {
+  for (const cert::Failure& f : std::exchange(late_found_, {})) tell([&](Listener& l) { l.late_failure(f); });
+}
+
+void Engine::settle() {
+  rerun_suspects();
   while (!run_must_end()) {
     const std::vector<LateFault> late = under_test_.settle(kLateSettleSeconds);
     if (late.empty()) break;
-    for (const LateFault& l : late) late_fault(l, found);
-    rerun_suspects(found);
+    for (const LateFault& l : late) blame_late_fault(l);
+    rerun_suspects();
   }
-  return found;
+  report_late_failures();
 }
 
-std::optional<Failure> Engine::late_failure(const LateFault& late) {
+std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
   const auto call =
       std::find_if(calls_.begin(), calls_.end(), [&](const Call& c) { return c.id == late.call; });
   if (call == calls_.end()) return std::nullopt;
-  Failure f;
-  f.key = call->key;
+  cert::Failure f;
+  f.id = call->case_id;
   f.counts_at = call->counts_at;
   f.case_name = call->c.name;
   f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
   const std::string seen = "(seen when a later case ran)";
   f.detail = fault_detail(late.fault, f.outcome, late.message.empty() ? seen : late.message + " " + seen);
-  f.repro = path_for(call->key, ".json");
-  if (!save(f.repro, call->c)) f.repro.clear();
-  const bool known = options_.known && options_.known(call->counts_at, call->c.name);
-  const bool investigated = investigate(call->counts_at, call->c.name, f.outcome);
-  f.cause_known = investigated && !known && !cause_is_new(f.key, f.outcome, f.detail);
+  if (!options_.repro_dir.empty()) {
+    f.repro = path_for(f.id.to_string(), ".json");
+    if (!save(f.repro, call->c)) f.repro.clear();
+  }
+  const bool known = options_.known && options_.known(call->counts_at);
+  const bool investigated = take_investigation_turn(call->counts_at, f.outcome);
+  f.cause_known = investigated && !known && !cause_is_new(f.id, f.outcome, f.detail);
   if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
     // first), or, for a late write, as a wrong output: alone, the write can land before the harness
     // reads the output (on a loaded machine the child puts the call's bindings out of reach late).
-    const std::optional<Outcome> alone = replay({&call->c}, /*settle=*/true);
+    const std::optional<Outcome> alone = replay({{&call->c, &call->cls}}, /*settle=*/true);
     const bool again = alone == f.outcome || alone == Outcome::LateWrite ||
                        (f.outcome == Outcome::LateWrite && alone == Outcome::Failed);
-    f.confirmation = again ? Failure::Confirmation::Reproduced : Failure::Confirmation::NotReproduced;
+    f.confirmation = again ? cert::Confirmation::Reproduced : cert::Confirmation::NotReproduced;
   }
+  tell([&](Listener& l) { l.failure_confirmed(f); });
+  // Only a file that was written: a reproduce line never names one that does not exist.
   if (!f.repro.empty())
     f.reproduce = reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
   publish(f, investigated);
   return f;
 }
 
-bool Engine::cause_is_new(const std::string& key, Outcome outcome, const std::string& detail) {
+bool Engine::cause_is_new(const cert::CheckId& id, Outcome outcome, const std::string& detail) {
   if (!options_.cause || options_.max_investigated_per_cause <= 0) return true;
   std::lock_guard<std::mutex> hold(options_.causes->lock);
-  int& n = options_.causes->investigated[options_.cause(key, outcome, detail)];
+  int& n = options_.causes->investigated[options_.cause(id, outcome, detail)];
   if (n >= options_.max_investigated_per_cause) return false;
   ++n;
   return true;
 }
 
-bool Engine::investigate(const std::string& counts_at, const std::string& case_name, Outcome outcome) {
-  if (!options_.place || options_.max_investigated_per_place <= 0) return true;
-  int& n = investigated_[options_.place(counts_at, case_name) + " " + std::string(name(outcome))];
-  if (n >= options_.max_investigated_per_place) return false;
+bool Engine::take_investigation_turn(const cert::CheckId& check, Outcome outcome) {
+  if (options_.max_investigated_per_check <= 0) return true;
+  int& n = investigated_[check.to_string() + " " + std::string(name(outcome))];
+  if (n >= options_.max_investigated_per_check) return false;
   ++n;
   return true;
 }
@@ -302,13 +330,16 @@ void Engine::forget_history() {
   remembered_ = 0;
 }
 
-void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+void Engine::remember(const Case& c, const Classification& cls, Outcome outcome,
+                      const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+  if (!options_.confirm || !fresh_) return;  // nothing is ever bisected
   if (restarts_process(outcome)) {
     forget_history();
     return;
   }
   Remembered r;
   r.order = remembered_++;
+  r.cls = cls;
   if (shrinkable) {
     r.shrinkable = shrinkable;
     r.name = c.name;
@@ -330,7 +361,7 @@ void Engine::remember(const Case& c, Outcome outcome, const std::optional<rc::Sh
   if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
 }
 
-std::optional<Outcome> Engine::replay(const std::vector<const Case*>& cases, bool settle) {
+std::optional<Outcome> Engine::replay(const std::vector<Classified>& cases, bool settle) {
   std::unique_ptr<Backend> backend = fresh_();
   if (!backend) return std::nullopt;
   // Only the last case is watched after its call: a late fault of an earlier one shows with the
@@ -341,15 +372,16 @@ std::optional<Outcome> Engine::replay(const std::vector<const Case*>& cases, boo
   Runner last_runner(*backend, oracle_, watched);
   CaseReport last;
   for (size_t i = 0; i < cases.size() && !run_must_end(); ++i)
-    last = (settle && i + 1 == cases.size() ? last_runner : runner).run(*cases[i]);
+    last = (settle && i + 1 == cases.size() ? last_runner : runner).run(*cases[i].c, *cases[i].cls);
   return last.outcome;
 }
 
-bool Engine::sequence_fails(const std::vector<const Case*>& cases, Outcome outcome, bool settle) {
+bool Engine::sequence_fails(const std::vector<Classified>& cases, Outcome outcome, bool settle) {
   return replay(cases, settle) == outcome;
 }
 
-std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, bool settle) {
+std::optional<std::vector<Case>> Engine::bisect(const Case& c, const Classification& cls, Outcome outcome,
+                                                bool settle) {
   // The remembered cases in the order they ran, each once.
   std::map<uint64_t, const Remembered*> ran;
   for (const Remembered& h : first_cases_) ran.emplace(h.order, &h);
@@ -360,24 +392,25 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, 
       for (const Remembered& h : same->second) ran.emplace(h.order, &h);
   std::vector<Case> cases;
   std::vector<uint64_t> order;
+  std::vector<Classified> history;
   cases.reserve(ran.size());
   for (const auto& [position, h] : ran) {
     cases.push_back(h->get());
     order.push_back(position);
   }
-  std::vector<const Case*> history;
-  for (const Case& h : cases) history.push_back(&h);
-  auto with = [&](std::vector<const Case*> before) {
-    before.push_back(&c);
+  size_t at = 0;
+  for (const auto& [position, h] : ran) history.push_back({&cases[at++], &h->cls});
+  auto with = [&](std::vector<Classified> before) {
+    before.push_back({&c, &cls});
     return before;
   };
-  auto copies = [](const std::vector<const Case*>& sequence) {
+  auto copies = [](const std::vector<Classified>& sequence) {
     std::vector<Case> out;
-    for (const Case* s : sequence) out.push_back(*s);
+    for (const Classified& s : sequence) out.push_back(*s.c);
     return out;
   };
   int trials = 0;
-  auto fails = [&](const std::vector<const Case*>& before) {
+  auto fails = [&](const std::vector<Classified>& before) {
     ++trials;
     return !run_must_end() && sequence_fails(with(before), outcome, settle);
   };
@@ -395,7 +428,7 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, 
     if (*key == 0) continue;
     size_t n = 0;
     for (size_t i = history.size(); i-- > 0 && n < kLatestSingles;) {
-      const StateKeys its = state_keys(*history[i]);
+      const StateKeys its = state_keys(*history[i].c);
       if (order[i] >= first_after_firsts && (its[0] == *key || its[1] == *key)) queue(i), ++n;
     }
   }
@@ -409,11 +442,11 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, 
     if (fails({history[i]})) return copies(with({history[i]}));
   }
   // Otherwise drop halves, then quarters, ... of the history while it still fails.
-  std::vector<const Case*> keep = history;
+  std::vector<Classified> keep = history;
   for (size_t chunk = keep.size() / 2; chunk >= 1 && trials < kBisectTrials;) {
     bool dropped = false;
     for (size_t start = 0; start < keep.size() && trials < kBisectTrials; start += chunk) {
-      std::vector<const Case*> trial(keep.begin(), keep.begin() + static_cast<ptrdiff_t>(start));
+      std::vector<Classified> trial(keep.begin(), keep.begin() + static_cast<ptrdiff_t>(start));
       trial.insert(trial.end(), keep.begin() + static_cast<ptrdiff_t>(std::min(keep.size(), start + chunk)),
                    keep.end());
       if (fails(trial)) {
@@ -427,28 +460,31 @@ std::optional<std::vector<Case>> Engine::bisect(const Case& c, Outcome outcome, 
   return copies(with(keep));
 }
 
-void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std::string& counts_at,
-                            uint64_t seed, const std::optional<rc::Shrinkable<Case>>& shrinkable) {
+void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
+                                 const std::optional<rc::Shrinkable<Case>>& shrinkable) {
   const Outcome outcome = out.report.outcome;
-  Failure f;
-  f.key = key;
-  f.counts_at = counts_at;
+  const std::string stem = item.id.to_string();
+  cert::Failure f;
+  f.id = item.id;
+  f.counts_at = out.counts_at;
   f.case_name = out.c.name;
   f.outcome = outcome;
   f.detail = out.report.detail;
-  f.seed = seed;
+  f.seed = item.seed;
   f.backend_output = out.report.exec.output_text;
   f.backend_output_dropped = out.report.exec.output_dropped;
-  f.repro = path_for(key, ".json");
-  if (!save(f.repro, out.c)) f.repro.clear();
+  if (!options_.repro_dir.empty()) {
+    f.repro = path_for(stem, ".json");
+    if (!save(f.repro, out.c)) f.repro.clear();
+  }
 
   // A hang costs a whole deadline per step, a runaway allocation seconds: only the first ones of a
   // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither, and neither is
-  // one past the first few of its place (EngineOptions::place).
+  // one past the first few of its check (EngineOptions::max_investigated_per_check).
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
-  const bool known = options_.known && options_.known(counts_at, out.c.name);
-  const bool investigated = investigate(counts_at, out.c.name, outcome);
-  f.cause_known = investigated && !known && !cause_is_new(key, outcome, f.detail);
+  const bool known = options_.known && options_.known(out.counts_at);
+  const bool investigated = take_investigation_turn(out.counts_at, outcome);
+  f.cause_known = investigated && !known && !cause_is_new(item.id, outcome, f.detail);
   const bool affordable =
       !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
   if (hang && affordable) ++hang_confirms_;
@@ -461,51 +497,52 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
       is_late_fault(outcome) ||
       (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
   if (options_.confirm && fresh_ && affordable && !run_must_end()) {
-    if (sequence_fails({&out.c}, outcome, settle)) {
-      f.confirmation = Failure::Confirmation::Reproduced;
+    if (sequence_fails({{&out.c, &out.cls}}, outcome, settle)) {
+      f.confirmation = cert::Confirmation::Reproduced;
     } else if (!hang) {
-      const Case failing = out.c;
-      if (auto sequence = bisect(failing, outcome, settle)) {
-        f.confirmation = Failure::Confirmation::StateDependent;
-        f.sequence = path_for(key, ".sequence.jsonl");
+      if (auto sequence = bisect(out.c, out.cls, outcome, settle)) {
+        f.confirmation = cert::Confirmation::StateDependent;
+        f.sequence = path_for(stem, ".sequence.jsonl");
         f.sequence_length = sequence->size();
-        std::vector<const Case*> in_order;
-        for (const Case& s : *sequence) in_order.push_back(&s);
-        if (!save_sequence(f.sequence, in_order)) f.sequence.clear();
+        if (!save_sequence(f.sequence, *sequence)) f.sequence.clear();
       } else {
-        f.confirmation = Failure::Confirmation::NotReproduced;
+        f.confirmation = cert::Confirmation::NotReproduced;
       }
     } else {
-      f.confirmation = Failure::Confirmation::NotReproduced;
+      f.confirmation = cert::Confirmation::NotReproduced;
     }
   }
+  tell([&](Listener& l) { l.failure_confirmed(f); });
   const bool shrink = shrinkable && affordable && shrinks_ < options_.max_shrinks && !run_must_end() &&
-                      f.confirmation != Failure::Confirmation::StateDependent &&
-                      f.confirmation != Failure::Confirmation::NotReproduced;
+                      f.confirmation != cert::Confirmation::StateDependent &&
+                      f.confirmation != cert::Confirmation::NotReproduced;
   if (shrink) {
     ++shrinks_;
     // Candidates run in a fresh backend: a failure that shrinks must still fail on its own.
     std::unique_ptr<Backend> scratch = fresh_ ? fresh_() : nullptr;
     Runner runner(scratch ? *scratch : under_test_, oracle_, options_.run);
-    const std::string trial = path_for(key, ".shrinking.json");
-    Case smallest = props::shrink_failure(
-        *shrinkable,
-        [&](const Case& candidate) {
+    const std::string trial = path_for(stem, ".shrinking.json");
+    const std::string shrunk_name = out.c.name + "/shrunk";
+    Case smallest = shrink_failure(
+        *shrinkable, out.cls,
+        [&](const Case& candidate, const Classification& cls) {
           if (run_must_end()) return false;
           Case named = candidate;
-          named.name = out.c.name + "/shrunk";
-          if (!options_.isolated) save(trial, named);
-          CaseReport r = runner.run(named);
+          named.name = shrunk_name;
+          if (!options_.isolated && !options_.repro_dir.empty()) save(trial, named);
           // A fault restarts the scratch process; keep shrinking in the new one.
-          return r.outcome == outcome;
+          return runner.run(named, cls).outcome == outcome;
         },
-        hang ? options_.hang_shrink_seconds : options_.shrink_seconds);
+        hang ? options_.hang_shrink_seconds : options_.shrink_seconds,
+        [&](const Case& candidate, const Classification& cls, bool fails) {
+          tell([&](Listener& l) { l.shrink_tried(item.id, candidate, cls, fails); });
+        });
     std::error_code ec;
     fs::remove(trial, ec);
     if (!(smallest.op == out.c.op && smallest.data == out.c.data)) {
-      smallest.name = out.c.name + "/shrunk";
+      smallest.name = shrunk_name;
       smallest.origin = out.c.origin + " shrunk";
-      f.shrunk = path_for(key, ".min.json");
+      f.shrunk = path_for(stem, ".min.json");
       if (!save(f.shrunk, smallest)) f.shrunk.clear();
     }
   }
@@ -517,37 +554,9 @@ void Engine::handle_failure(CaseOutcome& out, const std::string& key, const std:
   out.failure = std::move(f);
 }
 
-void Engine::publish(Failure& f, bool investigated) {
+void Engine::publish(const cert::Failure& f, bool investigated) {
   ++failures_;
-  const Outcome outcome = f.outcome;
-  if (options_.print && !investigated) {
-    const std::string place = options_.place(f.counts_at, f.case_name) + " " + std::string(name(outcome));
-    if (quiet_places_.insert(place).second)
-      options_.print("  (more " + std::string(name(outcome)) + " failures in " +
-                     printable(place.substr(0, place.rfind(' '))) +
-                     ": saved and in the report, not confirmed or printed)\n");
-    return;
-  }
-  if (options_.print) {
-    std::string block = "FAILED " + printable(f.key) + ": " + std::string(name(outcome)) + ": " +
-                        printable(f.detail, 600) + "\n";
-    if (f.confirmation != Failure::Confirmation::Unchecked)
-      block +=
-          "  " + std::string(name(f.confirmation)) +
-          (f.sequence.empty() ? ""
-                              : " (fails after " + std::to_string(f.sequence_length - 1) + " earlier case" +
-                                    (f.sequence_length == 2 ? "" : "s") + " in the same process)") +
-          "\n";
-    if (f.cause_known) block += "  not investigated again: an earlier failure has the same cause\n";
-    if (!f.repro.empty()) block += "  case file: " + printable(f.repro) + "\n";
-    if (!f.shrunk.empty()) block += "  shrunk:    " + printable(f.shrunk) + "\n";
-    if (!f.sequence.empty()) block += "  sequence:  " + printable(f.sequence) + "\n";
-    if (!f.backend_output.empty())
-      block += "  the backend printed: " + printable(f.backend_output, 300) + "\n";
-    block += f.reproduce.empty() ? "  no case file: it could not be written\n"
-                                 : "  reproduce: " + f.reproduce + "\n";
-    options_.print(block);
-  }
+  tell([&](Listener& l) { l.cause_found(f, investigated); });
 }
 
 }  // namespace dmlcert::engine

@@ -2,13 +2,11 @@
 // judges, confirms and shrinks; this file adds the plan, the coverage and the distributions.
 #include "fuzz.h"
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
@@ -123,126 +121,142 @@ void FuzzResult::merge(FuzzResult&& o) {
 
 namespace {
 
-// One worker: every `stride`-th index from `first`, on its own backend and engine.
-FuzzResult run_worker(const BackendFactory& make_backend, Oracle& oracle, const FuzzOptions& options,
-                      const FuzzPlanner& planner, uint64_t first, uint64_t stride, unsigned worker,
-                      std::atomic<uint64_t>& done, std::atomic<uint64_t>& failed,
-                      const Clock::time_point start, std::mutex& progress_lock) {
-  FuzzResult result;
-  std::unique_ptr<Backend> under_test = make_backend();
-  if (!under_test) return result;
-  EngineOptions eo = options.engine;
-  eo.shrink_seconds = options.shrink_seconds;
-  eo.max_shrinks = 1 << 20;  // every fuzz failure is shrunk within its time cap
-  eo.in_flight = "in-flight-" + std::to_string(worker);
-  Engine engine(*under_test, oracle, make_backend, eo);
-  ShapeGroups shapes;
-  auto seconds_since = [](Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-  };
-  for (uint64_t index = first;; index += stride) {
-    if (stop_requested()) {
-      result.interrupted = true;
-      break;
+// One worker's indices of a fuzz run: every `stride`-th from `first`, planned from (seed, index)
+// alone, with the counts and distributions of the cases they made.
+class FuzzShare final : public Share {
+ public:
+  FuzzShare(const FuzzOptions& options, const FuzzPlanner& planner, uint64_t first, uint64_t stride,
+            Clock::time_point start)
+      : options_(options), planner_(planner), index_(first), first_(first), stride_(stride), start_(start) {}
+
+  std::optional<Task> next() override {
+    if (options_.duration_seconds) {
+      if (seconds_since(start_) >= *options_.duration_seconds) return std::nullopt;
+    } else if (index_ >= options_.cases) {
+      return std::nullopt;
     }
-    if (options.duration_seconds) {
-      if (seconds_since(start) >= *options.duration_seconds) break;
-    } else if (index >= options.cases) {
-      break;
-    }
-    const auto case_start = Clock::now();
-    const FuzzPlan plan = planner.plan(index);
+    case_start_ = Clock::now();
+    plan_ = planner_.plan(index_);
     WorkItem item;
-    item.key = "fuzz-s" + std::to_string(options.seed) + "-c" + std::to_string(index);
-    item.seed = plan.case_seed;
-    item.size = plan.size;
-    item.gen = planner.generator(plan);
-    item.origin = "dmlcert fuzz --seed " + std::to_string(options.seed) + " case " + std::to_string(index) +
-                  " level " + std::string(name(plan.level));
-    CaseOutcome out = engine.run(item);
+    item.id = cert::CheckId::fuzz_case(options_.seed, index_);
+    item.seed = plan_.case_seed;
+    item.size = plan_.size;
+    item.gen = planner_.generator(plan_);
+    item.origin = "dmlcert fuzz --seed " + std::to_string(options_.seed) + " case " + std::to_string(index_) +
+                  " level " + std::string(name(plan_.level));
+    index_ += stride_;
+    return Task{{std::move(item)}};
+  }
+
+  void case_ran(const WorkItem& item, const CaseOutcome& out) override {
     if (out.interrupted) {
-      result.interrupted = true;
-      break;
+      result_.interrupted = true;
+      return;
     }
-    // A late fault of an earlier case is that case's failure (its index is in its key).
-    auto count_earlier = [&] {
-      for (Failure& f : out.earlier) {
-        const uint64_t earlier = std::stoull(f.key.substr(f.key.rfind("-c") + 2));
-        if (result.outcomes["passed"] > 0) --result.outcomes["passed"];
-        ++result.outcomes[std::string(name(f.outcome))];
-        ++failed;
-        result.failures.push_back({earlier, std::move(f)});
-      }
-    };
     if (!out.generated) {
-      count_earlier();
-      ++result.generation_failures;  // a suchThat that gave up; the next case goes on
-      continue;
+      ++result_.generation_failures;  // a suchThat that gave up; the next case goes on
+      return;
     }
     const Case& c = out.c;
     std::vector<std::string> found;
     for (const Violation& v : out.cls.findings) found.push_back(v.rule);
-    result.coverage.add(c, out.cls.case_class, found);
-    ++result.cases;
-    ++result.outcomes[std::string(name(out.report.outcome))];
-    ClassStats& cls = result.classes[std::string(name(out.cls.case_class))];
+    result_.coverage.add(c, out.cls.case_class, found);
+    ++result_.cases;
+    ++result_.outcomes[std::string(name(out.report.outcome))];
+    ClassStats& cls = result_.classes[std::string(name(out.cls.case_class))];
     ++cls.cases;
     const TensorDesc& in = *tensor(c.op, Role::INPUT);
-    ++result.ranks[std::to_string(in.rank())];
-    ++result.types[std::string(name(in.type))];
-    ++result.ops[op_label(c)];
-    if (plan.case_class == CaseClass::Valid) {
-      ++result.modes[std::string(name(plan.mode))];
+    ++result_.ranks[std::to_string(in.rank())];
+    ++result_.types[std::string(name(in.type))];
+    ++result_.ops[op_label(c)];
+    if (plan_.case_class == CaseClass::Valid) {
+      ++result_.modes[std::string(name(plan_.mode))];
       const TensorDesc& o = *tensor(c.op, Role::OUTPUT);
-      if (out.cls.case_class == CaseClass::Valid) shapes.add(c);
+      if (out.cls.case_class == CaseClass::Valid) shapes_.add(c);
       if (out.cls.case_class == CaseClass::Valid && o.rank() >= 1 && o.rank() <= 8) {
-        DimensionStats& d = result.dimensions[o.rank()];
+        DimensionStats& d = result_.dimensions[o.rank()];
         ++d.cases;
         for (size_t i = 0; i < o.rank(); ++i) d.above_one[i] += o.sizes[i] > 1;
       }
     }
-    if (out.failure) {
-      ++failed;
-      result.failures.push_back({index, std::move(*out.failure)});
-    }
-    count_earlier();
-    cls.seconds += seconds_since(case_start);
-    const uint64_t now_done = ++done;
-    if (options.on_progress && (now_done % 64 == 0 || out.failure) && progress_lock.try_lock()) {
-      options.on_progress(now_done, failed.load(), seconds_since(start));
-      progress_lock.unlock();
-    }
+    if (out.failure) result_.failures.push_back({*item.id.number, *out.failure});
+    cls.seconds += seconds_since(case_start_);
+    ++done_;
   }
-  result.shapes = shapes.counts();
-  return result;
-}
+
+  // A late fault of an earlier case is that case's failure.
+  void late_failure(const cert::Failure& f) override {
+    if (result_.outcomes["passed"] > 0) --result_.outcomes["passed"];
+    ++result_.outcomes[std::string(name(f.outcome))];
+    result_.failures.push_back({*f.id.number, f});
+  }
+
+  void stopped(const std::string&) override { result_.interrupted = true; }
+  void finish() override { result_.shapes = shapes_.counts(); }
+  uint64_t done() const override { return done_; }
+  uint64_t planned() const override {
+    if (options_.duration_seconds || first_ >= options_.cases) return 0;
+    return (options_.cases - first_ + stride_ - 1) / stride_;
+  }
+
+  FuzzResult result_;
+
+ private:
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+
+  const FuzzOptions& options_;
+  const FuzzPlanner& planner_;
+  uint64_t index_, first_, stride_;
+  Clock::time_point start_, case_start_;
+  FuzzPlan plan_;  // of the case running now
+  ShapeGroups shapes_;
+  uint64_t done_ = 0;
+};
+
+class FuzzRun final : public Plan {
+ public:
+  FuzzRun(const FuzzOptions& options, unsigned jobs) : options_(options), planner_(options), shares_(jobs) {}
+  Share& share(unsigned worker, unsigned workers, Backend&) override {
+    const uint64_t shards = std::max<uint32_t>(1, options_.shard_count);
+    shares_[worker] = std::make_unique<FuzzShare>(options_, planner_, options_.shard_index + shards * worker,
+                                                  shards * workers, start_);
+    return *shares_[worker];
+  }
+  FuzzResult result() {
+    FuzzResult result;
+    result.levels = planner_.levels();
+    for (auto& share : shares_)
+      if (share) result.merge(std::move(share->result_));
+    std::sort(result.failures.begin(), result.failures.end(),
+              [](const FuzzFailure& a, const FuzzFailure& b) { return a.index < b.index; });
+    return result;
+  }
+
+ private:
+  const FuzzOptions& options_;
+  const FuzzPlanner planner_;
+  const Clock::time_point start_ = Clock::now();
+  std::vector<std::unique_ptr<FuzzShare>> shares_;
+};
 
 }  // namespace
 
 FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const FuzzOptions& options) {
-  const FuzzPlanner planner(options);
   std::error_code ec;
   std::filesystem::create_directories(options.engine.repro_dir, ec);
   const auto start = Clock::now();
-  const uint64_t shards = std::max<uint32_t>(1, options.shard_count);
-  const unsigned jobs = std::max(1u, options.jobs);
-  std::atomic<uint64_t> done{0}, failed{0};
-  std::mutex progress_lock;
-  std::vector<FuzzResult> parts(jobs);
-  std::vector<std::thread> workers;
-  for (unsigned w = 0; w < jobs; ++w)
-    workers.emplace_back([&, w] {
-      parts[w] = run_worker(make_backend, oracle, options, planner, options.shard_index + shards * w,
-                            shards * jobs, w, done, failed, start, progress_lock);
-    });
-  for (auto& t : workers) t.join();
-  FuzzResult result;
-  result.levels = planner.levels();
-  for (FuzzResult& part : parts) result.merge(std::move(part));
-  std::sort(result.failures.begin(), result.failures.end(),
-            [](const FuzzFailure& a, const FuzzFailure& b) { return a.index < b.index; });
+  EngineOptions eo = options.engine;
+  eo.jobs = std::max(1u, options.jobs);
+  eo.shrink_seconds = options.shrink_seconds;
+  eo.max_shrinks = 1 << 20;           // every fuzz failure is shrunk within its time cap
+  eo.max_investigated_per_check = 0;  // and investigated: each is a case of its own
+  FuzzRun plan(options, eo.jobs);
+  std::string error;
+  if (!run(plan, make_backend, oracle, eo, &error)) return {};
+  FuzzResult result = plan.result();
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (options.on_progress) options.on_progress(result.cases, result.failures.size(), result.seconds);
   return result;
 }
 
@@ -315,7 +329,7 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
   j["coverage"]["missing_rules"] = r.coverage.missing_rules();
   j["failures"] = nlohmann::ordered_json::array();
   for (const FuzzFailure& ff : r.failures) {
-    const Failure& f = ff.failure;
+    const cert::Failure& f = ff.failure;
     j["failures"].push_back({{"index", ff.index},
                              {"case_seed", f.seed},
                              {"outcome", name(f.outcome)},

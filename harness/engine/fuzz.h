@@ -29,10 +29,8 @@ struct FuzzOptions {
   uint32_t shard_index = 0, shard_count = 1;
   unsigned jobs = 1;  // parallel workers, each with its own backend
   double shrink_seconds = 20;
-  int max_size = 50;  // rapidcheck size range 0..max_size, spread over the cases
-  EngineOptions engine;
-  // Called now and then with the progress so far (from one thread at a time).
-  std::function<void(uint64_t done, uint64_t failures, double elapsed_seconds)> on_progress;
+  int max_size = 50;     // rapidcheck size range 0..max_size, spread over the cases
+  EngineOptions engine;  // its on_progress counts cases done and planned
 };
 
 // The levels a run without --level cycles through (the tables that change after 1_0).
@@ -69,7 +67,7 @@ class FuzzPlanner {
 
 struct FuzzFailure {
   uint64_t index = 0;
-  Failure failure;
+  cert::Failure failure;
 };
 
 struct ClassStats {

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "check_id.h"
 #include "dmlcert/runner.h"
 #include "dmlcert/support.h"
+#include "failure.h"
 #include "shape_groups.h"
 
 namespace dmlcert::cert {
@@ -43,33 +45,12 @@ struct CellResult {
   NotRun not_run;
 };
 
-enum class RuleSection { Invalid, Unspecified, Robustness };
-std::string_view name(RuleSection s);  // "invalid", "unspecified", "robustness"
-
 struct RuleResult {
   std::string rule;  // rule ID, or a robustness check name ("GATHERELEMENTS.INDEX_RANGE.extreme")
   RuleSection section = RuleSection::Invalid;
   Counts counts{};
   std::vector<std::string> repros;
   NotRun not_run;
-};
-
-struct Failure {
-  std::string where;  // the cell or rule key, or "corpus"
-  std::string case_name;
-  Outcome outcome = Outcome::Failed;
-  std::string detail;
-  std::string repro;         // the case file
-  std::string shrunk;        // the shrunk case file, when shrinking found a smaller one
-  std::string sequence;      // state-dependent failures: the cases that reproduce it in one process
-  std::string confirmation;  // "reproduced alone", "state-dependent", "not reproduced", "unchecked"
-  std::string reproduce;     // the command line
-  uint64_t seed = 0;
-  std::string backend_output;           // what the backend printed during the call (capped)
-  uint64_t backend_output_dropped = 0;  // bytes it printed beyond the cap
-  // What it counts against, as --expect names it, where that is not failing_key(where, case_name):
-  // a member of a sequence counts against its own cell or the rule it breaks. Empty: derived.
-  std::string counts_against;
 };
 
 // What the backend printed (isolated backends: the child's stdout and stderr, never forwarded to
@@ -227,8 +208,6 @@ struct CellSpread {
 };
 CellSpread cases_per_cell(const Report& r);
 
-// A cell's stable key: "REDUCE.SUM/input/FLOAT32/r3", "SLICE/output/INT8/r1".
-std::string cell_key(const SupportCell& c);
 // The row a cell belongs to in the matrices: the operator (with its function) and, for tensors
 // whose type is chosen separately (indices, ARGMAX/ARGMIN outputs), the role.
 std::string matrix_row(const SupportCell& c);

@@ -29,7 +29,7 @@ dl.facts dd{margin:0}code,pre{background:#f6f6f6;font-size:12px}pre{padding:.4em
 .legend span{padding:0 .4em;margin-right:.3em;border:1px solid #ccc}
 </style>)";
 
-std::string e(const std::string& s) {
+std::string escaped(const std::string& s) {
   return markup_escape(s);
 }
 
@@ -39,29 +39,30 @@ std::string to_html(const Report& r, const std::string& link_base) {
   std::ostringstream out;
   const bool ok = certified(r);
   auto link = [&](const std::string& label, const std::string& path) {
-    return "<a href=\"" + e(relative_link(path, link_base)) + "\">" + e(label) + "</a>";
+    return "<a href=\"" + escaped(relative_link(path, link_base)) + "\">" + escaped(label) + "</a>";
   };
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << e(verdict(r)) << " — "
-      << e(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
-  out << "<div class=\"verdict " << (ok ? "yes" : "no") << "\"><h1>" << e(verdict(r)) << "</h1>";
-  if (!r.stopped.empty()) out << "<p><strong>Incomplete:</strong> " << e(r.stopped) << "</p>";
-  if (slow(r)) out << "<p><strong>Slow:</strong> the backend took " << e(speed_text(r)) << "</p>";
-  if (!r.repro_error.empty()) out << "<p><strong>Repro files:</strong> " << e(r.repro_error) << "</p>";
-  if (r.expectations) out << "<p>Expectations: " << e(expectations_text(*r.expectations)) << "</p>";
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << escaped(verdict(r))
+      << " — " << escaped(r.backend_name) << "</title>" << kStyle << "</head><body>\n";
+  out << "<div class=\"verdict " << (ok ? "yes" : "no") << "\"><h1>" << escaped(verdict(r)) << "</h1>";
+  if (!r.stopped.empty()) out << "<p><strong>Incomplete:</strong> " << escaped(r.stopped) << "</p>";
+  if (slow(r)) out << "<p><strong>Slow:</strong> the backend took " << escaped(speed_text(r)) << "</p>";
+  if (!r.repro_error.empty()) out << "<p><strong>Repro files:</strong> " << escaped(r.repro_error) << "</p>";
+  if (r.expectations) out << "<p>Expectations: " << escaped(expectations_text(*r.expectations)) << "</p>";
   out << "</div>\n<dl class=\"facts\">";
   auto fact = [&](const std::string& term, const std::string& value) {
-    out << "<dt>" << e(term) << "</dt><dd>" << value << "</dd>";
+    out << "<dt>" << escaped(term) << "</dt><dd>" << value << "</dd>";
   };
-  fact("Backend", e(r.backend_name) + " (<code>" + e(r.backend) + "</code>), claims level " +
+  fact("Backend", escaped(r.backend_name) + " (<code>" + escaped(r.backend) + "</code>), claims level " +
                       std::string(name(r.backend_max_level)));
-  fact("Scope", e(scope_text(r)));
-  if (const std::string outside = outside_text(r); !outside.empty()) fact("Outside the scope", e(outside));
+  fact("Scope", escaped(scope_text(r)));
+  if (const std::string outside = outside_text(r); !outside.empty())
+    fact("Outside the scope", escaped(outside));
   fact("Level and budget",
-       std::string(name(r.level)) + ", " + e(r.budget) + " budget, seed " + std::to_string(r.seed));
-  fact("Run", e(r.started) + ", " + std::to_string(static_cast<int64_t>(r.seconds)) + " s, dmlcert " +
-                  e(r.dmlcert_version));
-  if (const std::string speed = speed_text(r); !speed.empty()) fact("Backend time", e(speed));
-  if (!r.containment.empty()) fact("Containment", e(r.containment));
+       std::string(name(r.level)) + ", " + escaped(r.budget) + " budget, seed " + std::to_string(r.seed));
+  fact("Run", escaped(r.started) + ", " + std::to_string(static_cast<int64_t>(r.seconds)) + " s, dmlcert " +
+                  escaped(r.dmlcert_version));
+  if (const std::string speed = speed_text(r); !speed.empty()) fact("Backend time", escaped(speed));
+  if (!r.containment.empty()) fact("Containment", escaped(r.containment));
   std::string cases;
   const Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
@@ -80,34 +81,27 @@ std::string to_html(const Report& r, const std::string& link_base) {
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
       out << "<div class=\"group" << (g.known ? " known" : "") << "\" id=\"cause-" << gi + 1 << "\"><h3>"
-          << gi + 1 << ". " << e(g.where) << ": <span class=\"" << name(g.outcome) << "\">&nbsp;"
+          << gi + 1 << ". " << escaped(g.where) << ": <span class=\"" << name(g.outcome) << "\">&nbsp;"
           << name(g.outcome) << "&nbsp;</span> in " << g.failures.size() << " case"
           << (g.failures.size() == 1 ? "" : "s")
           << (g.known ? " <span class=\"known-tag\">&nbsp;known failure (--expect)&nbsp;</span>" : "")
-          << "</h3>\n<p>" << e(g.cause) << "</p>\n";
+          << "</h3>\n<p>" << escaped(g.cause) << "</p>\n";
       if (!g.failures.front()->reproduce.empty())
-        out << "<p>Reproduce:</p><pre>" << e(g.failures.front()->reproduce) << "</pre>\n";
+        out << "<p>Reproduce:</p><pre>" << escaped(g.failures.front()->reproduce) << "</pre>\n";
       if (!g.failures.front()->backend_output.empty())
-        out << "<p>The backend printed:</p><pre>" << e(g.failures.front()->backend_output.substr(0, 4096))
-            << "</pre>\n";
+        out << "<p>The backend printed:</p><pre>"
+            << escaped(g.failures.front()->backend_output.substr(0, 4096)) << "</pre>\n";
       out << "<table><tr><th class=\"l\">case</th><th>confirmation</th><th class=\"l\">files</th></tr>\n";
       for (size_t i = 0; i < g.failures.size(); ++i) {
         const Failure& f = *g.failures[i];
-        if (f.where.starts_with("cells/")) {
-          const std::string rest = f.where.substr(6);
-          // cells/<op>/<role>/<type>/r<rank>/<mode>/<rep>: the cell key is the first four parts.
-          size_t cut = 0;
-          for (int parts = 0; parts < 4 && cut != std::string::npos; ++parts)
-            cut = rest.find('/', cut + (parts ? 1 : 0));
-          group_of_cell.emplace(rest.substr(0, cut), gi + 1);
-        }
+        if (f.counts_at.kind == CheckKind::Cell) group_of_cell.emplace(f.counts_at.to_string(), gi + 1);
         if (i == 20) {
           out << "<tr><td class=\"l\" colspan=\"3\">... and " << g.failures.size() - 20
               << " more (the JSON report lists them all)</td></tr>\n";
           break;
         }
-        out << "<tr><td class=\"l\"><code>" << e(f.where) << "</code></td><td>" << e(f.confirmation)
-            << "</td><td class=\"l\">";
+        out << "<tr><td class=\"l\"><code>" << escaped(f.id.to_string()) << "</code></td><td>"
+            << name(f.confirmation) << "</td><td class=\"l\">";
         if (!f.repro.empty()) out << link("case file", f.repro);
         if (!f.shrunk.empty()) out << " · " << link("shrunk case", f.shrunk);
         if (!f.sequence.empty()) out << " · " << link("sequence that fails", f.sequence);
@@ -129,7 +123,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
   out << "</tr>\n";
   for (const MatrixRow& row : build_matrix(r)) {
     for (const auto& [type, entry] : row.by_type) {
-      out << "<tr><td class=\"l\">" << e(row.label) << "</td><td class=\"l\">" << name(type) << "</td>";
+      out << "<tr><td class=\"l\">" << escaped(row.label) << "</td><td class=\"l\">" << name(type) << "</td>";
       for (uint32_t k : ranks) {
         auto it = row.by_type_rank.find({type, k});
         if (it == row.by_type_rank.end()) {
@@ -147,7 +141,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
         size_t cause = 0;
         for (const CellResult& c : r.cells)
           if (matrix_row(c.cell) == row.label && c.cell.type == type && c.cell.rank == k)
-            if (auto g = group_of_cell.find(cell_key(c.cell)); g != group_of_cell.end()) cause = g->second;
+            if (auto g = group_of_cell.find(CheckId::of_cell(c.cell).to_string()); g != group_of_cell.end())
+              cause = g->second;
         if (cause)
           out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">"
               << status_letter(m.counts, m.not_run) << "</a>";
@@ -167,17 +162,18 @@ std::string to_html(const Report& r, const std::string& link_base) {
            "class=\"l\">rule</th>"
            "<th class=\"l\">what the backend did (cases)</th></tr>\n";
     for (const BehaviourCounts& b : r.profile)
-      out << "<tr><td class=\"l\">" << e(b.rule) << "</td><td class=\"l\">" << e(profile_text(b))
+      out << "<tr><td class=\"l\">" << escaped(b.rule) << "</td><td class=\"l\">" << escaped(profile_text(b))
           << "</td></tr>\n";
     out << "</table>\n";
   }
 
   if (r.expectations) {
-    out << "<h2>Expectations (" << e(r.expectations->file) << ")</h2>\n<table><tr><th class=\"l\">entry</th>"
+    out << "<h2>Expectations (" << escaped(r.expectations->file)
+        << ")</h2>\n<table><tr><th class=\"l\">entry</th>"
         << "<th class=\"l\">reason</th><th>expires</th><th class=\"l\">now</th></tr>\n";
     for (const auto& entry : r.expectations->entries)
-      out << "<tr><td class=\"l\"><code>" << e(entry.pattern) << "</code></td><td class=\"l\">"
-          << e(entry.reason) << "</td><td>" << e(entry.expires) << "</td><td class=\"l\">"
+      out << "<tr><td class=\"l\"><code>" << escaped(entry.pattern) << "</code></td><td class=\"l\">"
+          << escaped(entry.reason) << "</td><td>" << escaped(entry.expires) << "</td><td class=\"l\">"
           << (entry.expired           ? "expired"
               : entry.matched.empty() ? "passes: remove the entry"
                                       : "still failing (" + std::to_string(entry.matched.size()) + ")")
@@ -193,7 +189,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
       ++passing;
       continue;
     }
-    rows << "<tr><td>" << name(rule.section) << "</td><td class=\"l\">" << e(rule.rule)
+    rows << "<tr><td>" << name(rule.section) << "</td><td class=\"l\">" << escaped(rule.rule)
          << "</td><td class=\"m " << word << "\">" << word << "</td></tr>\n";
   }
   out << "<h2>Rule checks</h2>\n<p>" << passing << " of " << r.rules.size() << " passed"
@@ -206,8 +202,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
     out << "<h2>What the backend printed</h2>\n<p>" << r.backend_output.bytes << " bytes in "
         << r.backend_output.calls << " calls; the first 64 KiB of a call are kept. Samples:</p>\n";
     for (const auto& sample : r.backend_output.samples)
-      out << "<p><code>" << e(sample.where) << "</code> (" << sample.dropped
-          << " bytes more not kept)</p><pre>" << e(sample.text.substr(0, 2048))
+      out << "<p><code>" << escaped(sample.where) << "</code> (" << sample.dropped
+          << " bytes more not kept)</p><pre>" << escaped(sample.text.substr(0, 2048))
           << (sample.text.size() > 2048 ? "\n..." : "") << "</pre>\n";
   }
   out << "</body></html>\n";

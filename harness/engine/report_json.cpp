@@ -50,6 +50,12 @@ std::optional<RuleSection> parse_section(std::string_view s) {
   return std::nullopt;
 }
 
+CheckId check_id(const std::string& text) {
+  auto id = CheckId::parse(text);
+  if (!id) throw std::runtime_error("'" + text + "' does not name a check");
+  return *id;
+}
+
 }  // namespace
 
 std::string to_json(const Report& r) {
@@ -158,19 +164,20 @@ std::string to_json(const Report& r) {
     j["shape_groups"][key] = r.recurrence.*field;
   j["failures"] = json::array();
   for (const Failure& f : r.failures)
-    j["failures"].push_back({{"where", f.where},
-                             {"key", failing_key_of(f)},  // what it counts against, as --expect names it
-                             {"case", f.case_name},
-                             {"outcome", std::string(name(f.outcome))},
-                             {"detail", f.detail},
-                             {"repro", f.repro},
-                             {"shrunk", f.shrunk},
-                             {"sequence", f.sequence},
-                             {"confirmation", f.confirmation},
-                             {"reproduce", f.reproduce},
-                             {"seed", f.seed},
-                             {"backend_output", f.backend_output},
-                             {"backend_output_dropped_bytes", f.backend_output_dropped}});
+    j["failures"].push_back(
+        {{"where", f.id.to_string()},
+         {"key", f.counts_at.to_string()},  // what it counts against, as --expect names it
+         {"case", f.case_name},
+         {"outcome", std::string(name(f.outcome))},
+         {"detail", f.detail},
+         {"repro", f.repro},
+         {"shrunk", f.shrunk},
+         {"sequence", f.sequence},
+         {"confirmation", name(f.confirmation)},
+         {"reproduce", f.reproduce},
+         {"seed", f.seed},
+         {"backend_output", f.backend_output},
+         {"backend_output_dropped_bytes", f.backend_output_dropped}});
   // What a backend printed may not be UTF-8: replaced, never a reason to lose the report.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -264,19 +271,18 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
         r.recurrence.*field = j.at("shape_groups").value(key, uint64_t{0});
     for (const json& f : j.at("failures")) {
       Failure failure;
-      failure.where = f.at("where").get<std::string>();
+      failure.id = check_id(f.at("where").get<std::string>());
       failure.case_name = f.at("case").get<std::string>();
       failure.outcome = parse_enum<Outcome>(f.at("outcome").get<std::string>(), parse_outcome, "outcome");
       failure.detail = f.at("detail").get<std::string>();
       failure.repro = f.at("repro").get<std::string>();
       failure.shrunk = f.at("shrunk").get<std::string>();
       failure.sequence = f.value("sequence", "");
-      failure.confirmation = f.value("confirmation", "");
+      failure.confirmation =
+          parse_confirmation(f.value("confirmation", "unchecked")).value_or(Confirmation::Unchecked);
       failure.reproduce = f.value("reproduce", "");
       failure.seed = f.at("seed").get<uint64_t>();
-      // "key" is what failing_key_of() gave when the report was written; kept where it differs.
-      if (const std::string key = f.value("key", ""); key != failing_key(failure.where, failure.case_name))
-        failure.counts_against = key;
+      failure.counts_at = f.contains("key") ? check_id(f.at("key").get<std::string>()) : failure.id.check();
       failure.backend_output = f.value("backend_output", "");
       failure.backend_output_dropped = f.value("backend_output_dropped_bytes", uint64_t{0});
       r.failures.push_back(std::move(failure));

@@ -3,6 +3,7 @@
 // reproduces it; one outside the scope, not run, or a known failure (--expect) is <skipped>,
 // saying which. Each suite's properties carry the run's facts, what lies outside the scope and the
 // behaviour profile.
+#include <optional>
 #include <sstream>
 
 #include "expectations.h"
@@ -15,24 +16,19 @@ namespace dmlcert::cert {
 namespace {
 
 struct Entry {
-  std::string key;  // as failing_keys() names it
+  std::optional<CheckId> check;  // none: the whole corpus
+  std::string key;               // as failing_keys() names it
   std::string name;
   Counts counts;
   const NotRun* not_run;
   bool outside_scope = false;
 };
 
-// The failures recorded for a key: a cell's cases are "cells/<key>/...", a rule check's
-// "<section>/<rule>/...".
-std::vector<const Failure*> failures_of(const Report& r, const std::string& key) {
+// The failures that count against an entry's check (the corpus entry: against any corpus case).
+std::vector<const Failure*> failures_of(const Report& r, const Entry& e) {
   std::vector<const Failure*> out;
-  const std::string prefix = (key.find('/') != std::string::npos && !key.starts_with("invalid/") &&
-                                      !key.starts_with("unspecified/") && !key.starts_with("robustness/")
-                                  ? "cells/"
-                                  : "") +
-                             key + "/";
   for (const Failure& f : r.failures)
-    if (f.where.starts_with(prefix) || f.where == key) out.push_back(&f);
+    if (e.check ? f.counts_at == *e.check : f.counts_at.kind == CheckKind::Corpus) out.push_back(&f);
   return out;
 }
 
@@ -108,13 +104,13 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
       for (int i = 0; i < kOutcomeCount; ++i)
         if (e.counts[i])
           counts += std::to_string(e.counts[i]) + " " + std::string(name(static_cast<Outcome>(i))) + " ";
-      const auto fs = failures_of(r, e.key);
+      const auto fs = failures_of(r, e);
       out << "      <failure type=\"" << name(*s) << "\" message=\""
           << markup_escape(std::string(name(*s)) + ": " + counts +
                            (fs.empty() ? "" : "- " + fs.front()->detail))
           << "\">";
       for (const Failure* f : fs) {
-        out << markup_escape(f->where + ": " + f->detail) << "\n";
+        out << markup_escape(f->id.to_string() + ": " + f->detail) << "\n";
         if (!f->reproduce.empty()) out << markup_escape("  reproduce: " + f->reproduce) << "\n";
       }
       out << "</failure>\n";
@@ -133,15 +129,17 @@ std::string to_junit(const Report& r) {
       << "\">\n";
   std::vector<Entry> cells, rules[3];
   for (const CellResult& c : r.cells)
-    cells.push_back({cell_key(c.cell), cell_key(c.cell), c.counts, &c.not_run, outside_scope(c)});
+    cells.push_back({CheckId::of_cell(c.cell), cell_key(c.cell), cell_key(c.cell), c.counts, &c.not_run,
+                     outside_scope(c)});
   suite(out, r, "cells", cells);
   for (const RuleResult& rule : r.rules)
-    rules[static_cast<int>(rule.section)].push_back(
-        {std::string(name(rule.section)) + "/" + rule.rule, rule.rule, rule.counts, &rule.not_run});
+    rules[static_cast<int>(rule.section)].push_back({CheckId::of_rule(rule.section, rule.rule),
+                                                     CheckId::of_rule(rule.section, rule.rule).to_string(),
+                                                     rule.rule, rule.counts, &rule.not_run});
   for (RuleSection s : {RuleSection::Invalid, RuleSection::Unspecified, RuleSection::Robustness})
     if (!rules[static_cast<int>(s)].empty()) suite(out, r, std::string(name(s)), rules[static_cast<int>(s)]);
   if (status(r.corpus) || r.corpus_not_run.count)
-    suite(out, r, "corpus", {{"corpus", "corpus replay", r.corpus, &r.corpus_not_run}});
+    suite(out, r, "corpus", {{std::nullopt, "corpus", "corpus replay", r.corpus, &r.corpus_not_run}});
   out << "</testsuites>\n";
   return out.str();
 }

@@ -74,7 +74,7 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
       if (!first.reproduce.empty()) out << "```sh\n" << first.reproduce << "\n```\n\n";
       for (size_t i = 0; i < g.failures.size() && i < 5; ++i) {
         const Failure& f = *g.failures[i];
-        out << "- `" << f.where << "` " << f.confirmation;
+        out << "- `" << f.id.to_string() << "` " << name(f.confirmation);
         if (!f.repro.empty()) out << " — " << link("case file", f.repro);
         if (!f.shrunk.empty()) out << ", " << link("shrunk case", f.shrunk);
         if (!f.sequence.empty()) out << ", " << link("sequence", f.sequence);

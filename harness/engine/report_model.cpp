@@ -43,15 +43,6 @@ void add(Counts& into, const Counts& from) {
   for (size_t i = 0; i < into.size(); ++i) into[i] += from[i];
 }
 
-std::string_view name(RuleSection s) {
-  switch (s) {
-    case RuleSection::Invalid: return "invalid";
-    case RuleSection::Unspecified: return "unspecified";
-    case RuleSection::Robustness: return "robustness";
-  }
-  return "?";
-}
-
 Counts totals(const Report& r) {
   Counts t{};
   for (const auto& c : r.cells) add(t, c.counts);
@@ -101,12 +92,13 @@ bool certified(const Report& r) {
 
 std::vector<std::string> failing_keys(const Report& r) {
   std::vector<std::string> keys;
-  for (const CellResult* c : missing_cells(r)) keys.push_back(cell_key(c->cell));
+  for (const CellResult* c : missing_cells(r)) keys.push_back(CheckId::of_cell(c->cell).to_string());
   for (const auto& rule : r.rules)
-    if (failing(rule.counts, rule.not_run)) keys.push_back(std::string(name(rule.section)) + "/" + rule.rule);
+    if (failing(rule.counts, rule.not_run))
+      keys.push_back(CheckId::of_rule(rule.section, rule.rule).to_string());
   for (const Failure& f : r.failures)
-    if (f.where.starts_with("corpus/")) {
-      const std::string key = "corpus/" + f.case_name;
+    if (f.counts_at.kind == CheckKind::Corpus) {
+      const std::string key = f.counts_at.to_string();
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     }
   return keys;
@@ -300,13 +292,6 @@ CellSpread cases_per_cell(const Report& r) {
   if (ran.empty()) return {};
   std::sort(ran.begin(), ran.end());
   return {ran.front(), ran[ran.size() / 2], ran.back()};
-}
-
-std::string cell_key(const SupportCell& c) {
-  std::string op(name(c.op));
-  if (c.function) op += "." + name(*c.function);
-  return op + "/" + std::string(name(c.role)) + "/" + std::string(name(c.type)) + "/r" +
-         std::to_string(c.rank);
 }
 
 std::string matrix_row(const SupportCell& c) {

@@ -7,22 +7,6 @@
 namespace dmlcert::cert {
 namespace {
 
-// The part of a failure's key that names what failed, without the case: "cells/SLICE1/output/
-// INT8/r3/exact/0" -> "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS/2" -> "invalid/SLICE1.WINDOW_BOUNDS".
-std::string where_of(std::string key) {
-  // A lower table level's cases count where that level's own would: "levels/<L>/cells/...".
-  if (key.starts_with("levels/") && key.find('/', 7) != std::string::npos) key.erase(0, key.find('/', 7) + 1);
-  // A cell's cases, alone or in a sequence of related cases: "cells/<op>/..." or "sequences/<op>/...".
-  for (const std::string_view prefix : {"cells/", "sequences/"})
-    if (key.starts_with(prefix)) {
-      const std::string rest = key.substr(prefix.size());
-      return rest.substr(0, rest.find('/'));
-    }
-  if (key.starts_with("corpus/")) return "corpus";
-  const size_t last = key.rfind('/');
-  return last == std::string::npos || last == key.find('/') ? key : key.substr(0, last);
-}
-
 // What kind of failure a detail describes: its first clause (up to ';', before the examples of
 // elements) with its numbers set aside, so that "wrong output: 3 of 16 elements differ; first at
 // [0,2]: ..." and "wrong output: 1 of 4 elements differ; ..." are one cause.
@@ -53,42 +37,22 @@ std::string kind_of(const std::string& detail) {
 bool is_known(const Report& r, const Failure& f) {
   if (!r.expectations) return false;
   const auto& known = r.expectations->known;
-  return std::find(known.begin(), known.end(), failing_key_of(f)) != known.end();
+  return std::find(known.begin(), known.end(), f.counts_at.to_string()) != known.end();
 }
 
 }  // namespace
 
-std::string failing_key_of(const Failure& f) {
-  return f.counts_against.empty() ? failing_key(f.where, f.case_name) : f.counts_against;
-}
-
-std::string failing_key(std::string_view where, const std::string& case_name) {
-  if (where.starts_with("levels/")) where.remove_prefix(where.find('/', 7) + 1);  // levels/<L>/...
-  if (where.starts_with("corpus/")) return "corpus/" + case_name;
-  const bool cell = where.starts_with("cells/") || where.starts_with("sequences/");
-  if (cell) where.remove_prefix(where.find('/') + 1);
-  // A cell's key (of a case alone or in a sequence) is its first four parts (op/role/type/rRANK),
-  // a rule check's its first two
-  // (section/rule); what follows names the case.
-  size_t end = 0;
-  for (int parts = cell ? 4 : 2; parts > 0; --parts) {
-    end = where.find('/', end ? end + 1 : 0);
-    if (end == std::string_view::npos) return std::string(where);
-  }
-  return std::string(where.substr(0, end));
-}
-
-std::string cause_key(const std::string& key, Outcome outcome, const std::string& detail) {
-  return where_of(key) + "\n" + std::string(name(outcome)) + "\n" + kind_of(detail);
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail) {
+  return id.subject() + "\n" + std::string(name(outcome)) + "\n" + kind_of(detail);
 }
 
 std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
   for (const Failure& f : r.failures) {
-    const std::string where = where_of(f.where);
+    const std::string where = f.id.subject();
     const bool known = is_known(r, f);
-    const std::string key = cause_key(f.where, f.outcome, f.detail) + (known ? "\nknown" : "");
+    const std::string key = cause_key(f.id, f.outcome, f.detail) + (known ? "\nknown" : "");
     auto [it, fresh] = index.emplace(key, groups.size());
     if (fresh) groups.push_back({where, f.outcome, f.detail, known, {}});
     groups[it->second].failures.push_back(&f);

@@ -9,8 +9,8 @@
 
 namespace dmlcert::cert {
 
-// Failures that share an operator (or rule check), an outcome and a detail once its numbers are
-// set aside: one cause, however many cells show it.
+// Failures that share an operator (or rule check: CheckId::subject), an outcome and a detail once
+// its numbers are set aside: one cause, however many cells and levels show it.
 struct FailureGroup {
   std::string where;  // "SLICE1", "invalid/SLICE1.WINDOW_BOUNDS", "corpus", "robustness/BACKEND.DESTROY"
   Outcome outcome = Outcome::Failed;
@@ -19,21 +19,15 @@ struct FailureGroup {
   std::vector<const Failure*> failures;  // in the order they were found
 };
 std::vector<FailureGroup> group_failures(const Report& r);
-// The cause a failure belongs to, as group_failures() groups them: its operator or rule check (from
-// the key it failed at), its outcome and the kind of its detail. What the engine asks before it
-// investigates a failure again (EngineOptions::cause).
-std::string cause_key(const std::string& key, Outcome outcome, const std::string& detail);
+// The cause a failure belongs to, as group_failures() groups them: its operator or rule check (the
+// subject of the case it failed in), its outcome and the kind of its detail. What the engine asks
+// before it investigates a failure again (EngineOptions::cause).
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail);
 
 // A count and its noun: "1 cause", "2 causes".
 inline std::string counted(size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
-
-// The key a failure counts against, as failing_keys() and --expect name it: a cell
-// ("SLICE1/output/INT8/r3"), a rule check ("invalid/SLICE1.WINDOW_BOUNDS") or "corpus/NAME".
-std::string failing_key_of(const Failure& f);
-// The same key from a failure's place (its engine key) and its case's name.
-std::string failing_key(std::string_view where, const std::string& case_name);
 
 // "last write wins 6/6, first write wins 1/6 (every time)" or "rejected 8/8 (every time)": how
 // many of the rule's cases fit each behaviour, most first.

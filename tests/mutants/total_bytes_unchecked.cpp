@@ -24,13 +24,10 @@ class TotalBytesUnchecked final : public PatchedReference {
       Bytes& mem = scratch[role] = Bytes(*need);
       const ConstBuffer given = b.of(role);
       if (given.data) std::memcpy(mem.data(), given.data, std::min<uint64_t>(given.size, *need));
-      const ConstBuffer view{mem.data(), mem.size()};
-      switch (role) {
-        case Role::INPUT: big.input = view; break;
-        case Role::INDICES: big.indices = view; break;
-        case Role::UPDATES: big.updates = view; break;
-        case Role::OUTPUT: big.output = MutableBuffer{mem.data(), mem.size()}; break;
-      }
+      if (role == Role::OUTPUT)
+        big.output = MutableBuffer{mem.data(), mem.size()};
+      else
+        big.set_input(role, {mem.data(), mem.size()});
     }
     ExecResult r = reference().execute(sized, level, big);
     if (r.status == Status::Ok && b.output.data)

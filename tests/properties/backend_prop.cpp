@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "reference/reference.h"
+#include "test_util.h"
 #include "testing/prop_util.h"
 
 namespace dmlcert::props {
@@ -25,7 +26,7 @@ class BackendProp : public ::testing::TestWithParam<std::string> {
     rc::detail::checkGTest([&] {
       const Case c = *cases;
       RC_TAG(name(c.expect));
-      const CaseReport r = runner.run(c);
+      const CaseReport r = test::judge(runner, c);
       RC_LOG() << "case: " << to_json(c, false) << "\noutcome: " << name(r.outcome) << ": " << r.detail
                << "\n";
       RC_ASSERT(!fails_run(r.outcome));

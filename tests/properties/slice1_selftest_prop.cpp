@@ -10,6 +10,7 @@
 #include "build.h"
 #include "reference/reference.h"
 #include "scratch_dir.h"
+#include "test_util.h"
 #include "testing/prop_util.h"
 #include "testing/slice1_off_by_one_backend.h"
 
@@ -37,8 +38,8 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
       engine::run_fuzz([] { return proptest::make_slice1_off_by_one_backend(); }, *oracle, o);
   ASSERT_FALSE(result.failures.empty()) << "the differential search missed the injected bug";
 
-  const engine::Failure& f = result.failures.front().failure;
-  EXPECT_EQ(f.confirmation, engine::Failure::Confirmation::Reproduced);
+  const cert::Failure& f = result.failures.front().failure;
+  EXPECT_EQ(f.confirmation, cert::Confirmation::Reproduced);
   ASSERT_TRUE(fs::exists(f.shrunk)) << "no shrunk case was saved";
   const LoadedCases loaded = load_case_file(f.shrunk);
   ASSERT_TRUE(loaded.errors.empty());
@@ -57,9 +58,9 @@ TEST(SelfTest, DifferentialSearchFindsAndShrinksTheInjectedSlice1Bug) {
   // reference.
   auto buggy = proptest::make_slice1_off_by_one_backend();
   Runner on_buggy(*buggy, *oracle);
-  EXPECT_EQ(on_buggy.run(shrunk_case).outcome, Outcome::Failed);
+  EXPECT_EQ(test::judge(on_buggy, shrunk_case).outcome, Outcome::Failed);
   Runner on_reference(*reference, *oracle);
-  EXPECT_EQ(on_reference.run(shrunk_case).outcome, Outcome::Passed);
+  EXPECT_EQ(test::judge(on_reference, shrunk_case).outcome, Outcome::Passed);
   const std::string replay = std::string(DMLCERT_CLI) + " replay " + f.shrunk + " --backend reference > " +
                              (dir / "replay.log").string() + " 2>&1";
   EXPECT_EQ(std::system(replay.c_str()), 0);

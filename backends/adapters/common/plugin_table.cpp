@@ -1,5 +1,6 @@
 #include "plugin_table.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "descriptor_checks.h"
@@ -45,9 +46,10 @@ uint32_t execute(void* context, const dmlcert_operator_desc* desc, uint32_t feat
 }  // namespace
 
 const dmlcert_backend_v1* export_table(uint32_t abi_version, const Library* library) {
-  if (abi_version != DMLCERT_ABI_VERSION) return nullptr;
+  // Any harness version (dmlcert_backend_abi.h, "Versioning").
+  if (abi_version < 1) return nullptr;
   static dmlcert_backend_v1 table;
-  table = {DMLCERT_ABI_VERSION,
+  table = {std::min<uint32_t>(abi_version, DMLCERT_ABI_VERSION),
            sizeof(dmlcert_backend_v1),
            library->name.c_str(),
            const_cast<Library*>(library),

@@ -17,9 +17,11 @@ class HeapCaseBuffers final : public CaseBuffers {
   explicit HeapCaseBuffers(const OperatorDesc& op) : output_desc_(*tensor(op, Role::OUTPUT)) {}
 
   Bindings bindings() override {
-    auto in = [this](Role r) { return ConstBuffer{memory_[index(r)].data(), size_[index(r)]}; };
-    return Bindings{in(Role::INPUT), in(Role::INDICES), in(Role::UPDATES),
-                    MutableBuffer{memory_[index(Role::OUTPUT)].data(), size_[index(Role::OUTPUT)]}};
+    Bindings b;
+    for (Role r : kAllRoles)
+      if (is_input_role(r)) b.set_input(r, {memory_[index(r)].data(), size_[index(r)]});
+    b.output = {memory_[index(Role::OUTPUT)].data(), size_[index(Role::OUTPUT)]};
+    return b;
   }
   Bytes output() const override {
     return from_memory(output_desc_, std::span<const std::byte>(memory_[index(Role::OUTPUT)].data(),

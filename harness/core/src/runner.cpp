@@ -160,10 +160,6 @@ std::string data_conflict(const Case& c) {
 Runner::Runner(Backend& under_test, Oracle& oracle, RunOptions options)
     : under_test_(under_test), oracle_(oracle), options_(std::move(options)) {}
 
-CaseReport Runner::run(const Case& c) {
-  return run(c, classify(c.op, c.level, c.data));
-}
-
 CaseReport Runner::run(const Case& c, const Classification& cls) {
   CaseReport r;
   r.case_class = cls.case_class;

@@ -25,14 +25,28 @@ std::string_view name(Fault f) {
   return "fault?";
 }
 
-ConstBuffer Bindings::of(Role r) const {
+namespace {
+
+// The member that holds an input role's binding (none for the output, a MutableBuffer of its own).
+ConstBuffer Bindings::*input_member(Role r) {
   switch (r) {
-    case Role::INPUT: return input;
-    case Role::INDICES: return indices;
-    case Role::UPDATES: return updates;
-    case Role::OUTPUT: return ConstBuffer{output.data, output.size};
+    case Role::INPUT: return &Bindings::input;
+    case Role::INDICES: return &Bindings::indices;
+    case Role::UPDATES: return &Bindings::updates;
+    case Role::OUTPUT: return nullptr;
   }
-  return {};
+  return nullptr;
+}
+
+}  // namespace
+
+ConstBuffer Bindings::of(Role r) const {
+  if (const auto member = input_member(r)) return this->*member;
+  return ConstBuffer{output.data, output.size};
+}
+
+void Bindings::set_input(Role r, ConstBuffer b) {
+  if (const auto member = input_member(r)) this->*member = b;
 }
 
 std::vector<Violation> binding_violations(const OperatorDesc& desc, const Bindings& b) {

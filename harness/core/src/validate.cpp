@@ -6,6 +6,7 @@
 #include "dmlcert/validate.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "dmlcert/strided_dims.h"
 #include "dmlcert/support.h"
@@ -187,7 +188,16 @@ std::vector<Violation> check_data(const OperatorDesc& desc, FeatureLevel level, 
   return f.take_unspecified();
 }
 
+namespace {
+std::atomic<uint64_t> g_classifications{0};
+}  // namespace
+
+uint64_t classifications() {
+  return g_classifications.load(std::memory_order_relaxed);
+}
+
 Classification classify(const OperatorDesc& desc, FeatureLevel level, const InputData& data) {
+  g_classifications.fetch_add(1, std::memory_order_relaxed);
   Validation v = validate(desc, level);
   if (v.case_class() == CaseClass::Invalid) return {CaseClass::Invalid, std::move(v.invalid)};
   // The data rules (index ranges, duplicates, overflow, non-finite data) presuppose a descriptor

@@ -32,7 +32,10 @@ struct MutableBuffer {
 struct Bindings {
   ConstBuffer input, indices, updates;
   MutableBuffer output;
+  // A role's binding, read-only (the output's too), and an input role's, set: with these two, a
+  // role becomes a member in one place (status.cpp).
   ConstBuffer of(Role r) const;
+  void set_input(Role r, ConstBuffer b);
 };
 
 // What the harness saw go wrong around a call, beyond the status the backend returned.

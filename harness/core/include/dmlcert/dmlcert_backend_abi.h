@@ -11,10 +11,17 @@
  * Enumeration values equal DirectML's where DirectML has them (data types, feature levels, reduce
  * functions), so a DirectML-based backend can cast them straight through.
  *
- * Versioning: the harness passes the DMLCERT_ABI_VERSION it was built with to
- * dmlcert_get_backend(). A plugin returns a table whose abi_version it supports, or NULL when it
- * cannot serve that version. New versions only append fields to the end of structs; struct_size
- * tells the harness how much of the table the plugin filled in.
+ * Versioning: a new version only adds: an operator (a DMLCERT_OPERATOR_* value and its desc struct),
+ * or fields at the end of a struct (struct_size tells the harness how much of the table the plugin
+ * filled in). The harness calls dmlcert_get_backend() with the DMLCERT_ABI_VERSION it was built
+ * with and, while that returns NULL, with each older version down to 1, so a plugin built from an
+ * older header (which may answer only its own version) keeps loading in a newer harness. A plugin
+ * answers with a table whose abi_version is at most the version asked for, normally the
+ * DMLCERT_ABI_VERSION of the header it was built with (answering every newer version spares the
+ * harness the retries), or NULL when it cannot serve that version. The harness never asks a
+ * plugin about an operator its abi_version does not have: those cells are outside its scope.
+ *
+ * Versions: 1 SLICE, SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS.
  *
  * Threading: the harness calls one function at a time. Memory: every pointer passed to a plugin
  * is valid only during the call; the plugin must not keep it.
@@ -197,7 +204,7 @@ typedef struct dmlcert_output_binding {
 
 /* The function table a plugin returns. Every function gets back `context`. */
 typedef struct dmlcert_backend_v1 {
-  uint32_t abi_version; /* the DMLCERT_ABI_VERSION the plugin implements (1) */
+  uint32_t abi_version; /* the DMLCERT_ABI_VERSION the plugin implements (see "Versioning") */
   uint32_t struct_size; /* sizeof(dmlcert_backend_v1) as the plugin was compiled */
   const char* name;     /* a short, human-readable name with version, e.g. "acme-npu 2.3" */
   void* context;        /* the plugin's own state; may be NULL */

@@ -34,6 +34,9 @@ struct OperatorInfo {
   // The rule that PerDimension arrays of different lengths break. The C ABI cannot carry such a
   // descriptor (one DimensionCount per operator), so plugins are never asked about it.
   std::string_view dimcount_rule;
+  // The DMLCERT_ABI_VERSION that brought abi_type: a plugin of an older version never sees the
+  // operator (dmlcert_backend_abi.h, "Versioning").
+  uint32_t abi_version = 1;
 };
 
 // Where a tensor's data type comes from in the support tables.

@@ -100,9 +100,8 @@ struct RunOptions {
 class Runner {
  public:
   Runner(Backend& under_test, Oracle& oracle, RunOptions options = {});
-  // Classifies the case, then runs it.
-  CaseReport run(const Case& c);
-  // Runs a case already classified (a run classifies each case once and hands it on).
+  // Runs a case already classified: a run classifies each case once (the engine, harness/engine)
+  // and hands the classification on, to every run of the case and of its shrinks.
   CaseReport run(const Case& c, const Classification& cls);
   Backend& under_test() { return under_test_; }
 

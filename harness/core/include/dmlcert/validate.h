@@ -2,6 +2,7 @@
 // message that names the field and the values, and the class of case they make.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,5 +41,8 @@ struct Classification {
   std::string rule_list() const;  // "SLICE.IN_BOUNDS, T.RANK"
 };
 Classification classify(const OperatorDesc& desc, FeatureLevel level, const InputData& data);
+// How many cases this process has classified so far. The engine classifies each case once and
+// hands the classification to every run of it (tests/engine_test.cpp counts them).
+uint64_t classifications();
 
 }  // namespace dmlcert

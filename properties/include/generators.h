@@ -104,13 +104,24 @@ std::vector<SupportCell> cells_of(const Case& c);
 // A seed derived from two others (splitmix64): the seed of case `index` of a run, say.
 uint64_t mix_seed(uint64_t a, uint64_t b);
 
-// Deterministic sampling outside a property: the same (gen, seed, size) gives the same case.
-rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size);
+// Deterministic sampling outside a property: the same (gen, seed, size) gives the same case, and the
+// same shrinks.
+inline rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size) {
+  return gen(rc::Random(seed), size);
+}
 
-// Shrinks a failing case: walks the shrink tree greedily, keeping the first smaller case for
-// which `still_fails` holds, until no shrink fails or `max_seconds` pass (so a slow backend
-// cannot stall it). Returns the smallest failing case found.
-Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<bool(const Case&)>& still_fails,
-                    double max_seconds);
+// Rewrites of a case that keep what it means (the engine's shrinker squeezes and tidies with them).
+// The same logical case one rank higher: a leading dimension of size 1 on every tensor, the
+// per-dimension parameters extended with their unit entries and the axes moved along.
+void prepend_unit_dim_everywhere(Case& c);
+// Its inverse, where every tensor's first dimension is 1: false (and `c` not to be used) when the
+// parameters pin that dimension (an axis on it, nothing else to reduce, a count of every
+// dimension). Where it succeeds, the result is the same, byte for byte.
+bool drop_leading_unit_dim_everywhere(Case& c);
+// Strides as a person would write them, every address the same: a dimension of size 1 (whose
+// stride addresses nothing) gets the stride that places it right outside the dimensions inside it,
+// as they are (left alone where that does not fit 32 bits), and strides that are then packed
+// row-major are dropped. False when there was nothing to tidy.
+bool tidy_strides(Case& c);
 
 }  // namespace dmlcert::props

@@ -1,15 +1,10 @@
-// Deterministic sampling of a generator outside a property, and a time-capped greedy shrinker
-// for failures found that way (`dmlcert fuzz`, the self-test).
+#include "shrink.h"
+
 #include <chrono>
 
-#include "build.h"
-#include "dmlcert/validate.h"
+#include "generators.h"
 
-namespace dmlcert::props {
-
-rc::Shrinkable<Case> sample(const rc::Gen<Case>& gen, uint64_t seed, int size) {
-  return gen(rc::Random(seed), size);
-}
+namespace dmlcert::engine {
 
 namespace {
 
@@ -25,14 +20,16 @@ uint64_t elements(const Case& c) {
 
 }  // namespace
 
-Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<bool(const Case&)>& still_fails,
-                    double max_seconds) {
+Case shrink_failure(const rc::Shrinkable<Case>& failing, const Classification& failing_cls,
+                    const std::function<bool(const Case&, const Classification&)>& still_fails,
+                    double max_seconds, const ShrinkObserver& tried) {
   using Clock = std::chrono::steady_clock;
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(max_seconds));
   rc::Shrinkable<Case> current = failing;
   Case best = current.value();
-  const bool invalid = classify(best.op, best.level, best.data).case_class == CaseClass::Invalid;
+  Classification best_cls = failing_cls;
+  const bool invalid = failing_cls.case_class == CaseClass::Invalid;
   bool progressed = true;
   // Greedy descent: take the first shrink that still fails, then look at its shrinks. The
   // shrinks come smallest first (fewer dimensions, smaller sizes, simpler data), so this ends
@@ -52,9 +49,13 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<boo
         continue;  // a shrink the generator cannot realize (e.g. suchThat gave up)
       }
       if (invalid && elements(candidate) > elements(best)) continue;
-      if (still_fails(candidate)) {
+      Classification cls = classify(candidate.op, candidate.level, candidate.data);
+      const bool fails = still_fails(candidate, cls);
+      if (tried) tried(candidate, cls, fails);
+      if (fails) {
         current = *next;
         best = std::move(candidate);
+        best_cls = std::move(cls);
         progressed = true;
         break;
       }
@@ -63,22 +64,25 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const std::function<boo
   // Two last steps, each taken only where the case keeps its class and findings and still fails,
   // and taken even past the deadline (at most one run per dimension, and one more), so that the
   // repro does not depend on how fast the machine ran the greedy descent.
-  const Classification kind = classify(best.op, best.level, best.data);
+  const Classification kind = best_cls;
   auto keeps_failing = [&](const Case& c) {
     const Classification its = classify(c.op, c.level, c.data);
-    return its.case_class == kind.case_class && its.rule_list() == kind.rule_list() && still_fails(c);
+    const bool fails =
+        its.case_class == kind.case_class && its.rule_list() == kind.rule_list() && still_fails(c, its);
+    if (tried) tried(c, its, fails);
+    return fails;
   };
   // A cell's cases keep its rank: leading dimensions of 1 everywhere are what it pads a smaller
   // case with, and they go.
   for (;;) {
     Case squeezed = best;
-    if (!drop_leading_unit_dim_everywhere(squeezed) || !keeps_failing(squeezed)) break;
+    if (!props::drop_leading_unit_dim_everywhere(squeezed) || !keeps_failing(squeezed)) break;
     best = std::move(squeezed);
   }
   // The shrinks leave whatever stride was drawn on a dimension that shrank to 1 (2147483648 there
   // reads like part of the finding), and strides that equal packed ones.
-  if (Case tidy = best; tidy_strides(tidy) && keeps_failing(tidy)) best = std::move(tidy);
+  if (Case tidy = best; props::tidy_strides(tidy) && keeps_failing(tidy)) best = std::move(tidy);
   return best;
 }
 
-}  // namespace dmlcert::props
+}  // namespace dmlcert::engine
