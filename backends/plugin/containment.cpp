@@ -201,7 +201,8 @@ pid_t host_process(pid_t first) {
       if (line.starts_with("PPid:")) parent = static_cast<pid_t>(std::atoi(line.c_str() + 5));
       if (line.starts_with("NSpid:")) nspid = line;
     }
-    if (parent == first && nspid.size() > 2 && nspid.ends_with("\t2")) return static_cast<pid_t>(std::stoi(name));
+    if (parent == first && nspid.size() > 2 && nspid.ends_with("\t2"))
+      return static_cast<pid_t>(std::stoi(name));
   }
   return first;
 }
