@@ -328,7 +328,7 @@ TEST(Thresholds, AQuickCertificationReachesBothSidesOfEveryThresholdOfTheOptimiz
       o, [&] { return std::make_unique<RecordingBackend>(tally); }, oracle, &error);
   ASSERT_TRUE(report) << error;
   ASSERT_TRUE(report->failures.empty())
-      << report->failures.front().where << ": " << report->failures.front().detail;
+      << report->failures.front().id.to_string() << ": " << report->failures.front().detail;
   const auto sides = tally.sides();
   for (const char* threshold : kThresholds) {
     const auto it = sides.find(threshold);

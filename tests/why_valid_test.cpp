@@ -95,7 +95,7 @@ TEST_P(WhyValidTest, TheRunnerSaysWhyARejectedCaseIsValid) {
   ON_CALL(*backend, execute(_, _, _))
       .WillByDefault(Return(exec_result(Status::InvalidArgument, Fault::None, row.message)));
   Runner runner(*backend, test::reference_oracle());
-  const CaseReport r = runner.run(row.c);
+  const CaseReport r = test::judge(runner, row.c);
   ASSERT_EQ(name(r.outcome), name(Outcome::Failed)) << r.detail;
   EXPECT_THAT(r.detail, HasSubstr("valid case got status invalid-argument"));
   for (const std::string& s : row.says) EXPECT_THAT(r.detail, HasSubstr(s));
