@@ -656,7 +656,11 @@ TEST(CertifyLateWrite, ARepairJustAfterReturnOnALargeOutputIsCaught) {
   const json report = read_json(dir / "report.json");
   EXPECT_EQ(report["corpus"]["status"] == "late-write" || report["corpus"]["status"] == "failed", true)
       << report["corpus"];
-  for (const json& cell : report["cells"]) EXPECT_EQ(cell["status"], "passed") << cell["key"];
+  // Generated cases of 64 KiB and more (sizes across magnitudes) can meet the repair too: such a
+  // cell is late-write, and nothing else fails.
+  for (const json& cell : report["cells"])
+    EXPECT_TRUE(cell["status"] == "passed" || cell["status"] == "late-write")
+        << cell["key"] << cell["status"];
 }
 
 TEST(CertifyShards, MergedShardReportsEqualTheUnshardedRun) {
