@@ -103,9 +103,13 @@ std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error
   if (!table)
     return fail(path + ": " DMLCERT_ENTRY_SYMBOL " returned NULL for every ABI version from " +
                 std::to_string(harness_abi) + " down to 1");
-  if (table->abi_version < 1 || table->abi_version > asked)
-    return fail(path + ": asked for ABI version " + std::to_string(asked) +
-                ", the plugin answered with version " + std::to_string(table->abi_version));
+  if (table->abi_version < 1 || table->abi_version > asked) {
+    const std::string why = path + ": asked for ABI version " + std::to_string(asked) +
+                            ", the plugin answered with version " + std::to_string(table->abi_version);
+    // Refused, but made: its backend is released as any other would be (the v1 prefix is stable).
+    if (table->struct_size >= sizeof(dmlcert_backend_v1) && table->destroy) table->destroy(table->context);
+    return fail(why);
+  }
   if (table->struct_size < sizeof(dmlcert_backend_v1) || !table->max_feature_level || !table->implements ||
       !table->execute)
     return fail(path + ": incomplete function table");
