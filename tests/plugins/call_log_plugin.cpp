@@ -20,16 +20,16 @@ bool signed_index(DataType t) {
   return t == DataType::INT32 || t == DataType::INT64;
 }
 
-// Any index outside the level's range, as the bytes of the binding hold it.
+// Any index outside the level's range, as the bytes of the binding hold it. The range is written
+// out here rather than taken from dmlcert/indices.h, so that the log does not share the harness's
+// own reading of GATHERELEMENTS.INDEX_RANGE.
 bool index_out_of_range(const GatherElementsDesc& d, FeatureLevel level, ConstBuffer indices) {
   const int64_t dsize = d.input.sizes[d.axis];
   const bool negative = signed_index(d.indices.type) && level >= FeatureLevel::L3_0;
   const std::vector<uint64_t> strides = effective_strides(d.indices);
   const size_t es = element_size(d.indices.type);
   bool out = false;
-  for_each_coord(d.indices.sizes, [&](const Coord& c) {
-    uint64_t offset = 0;
-    for (size_t i = 0; i < c.size(); ++i) offset += c[i] * strides[i];
+  for_each_offset(d.indices.sizes, strides, [&](uint64_t offset) {
     const auto v = integer_value(d.indices.type, indices.data + offset * es);
     if (v && (*v >= dsize || *v < (negative ? -dsize : 0))) out = true;
   });
