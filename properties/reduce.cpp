@@ -259,6 +259,16 @@ OperatorGenerators reduce_generators() {
                                     FillSpec{DataMode::Exact, choices.next(), 3});
          const double specials[] = {std::nan(""), INFINITY, -INFINITY};
          const size_t es = element_size(in.type);
+         if (choices.coin()) {
+           // Every element one infinity: the only data that tells an accumulator started at the
+           // type's largest finite value (MIN) or lowest (MAX) from one started at an infinity or
+           // at the first element. The sign is the one that accumulator never reaches.
+           const bool max_like = d.function == ReduceFunction::MAX || d.function == ReduceFunction::ARGMAX;
+           const bool min_like = d.function == ReduceFunction::MIN || d.function == ReduceFunction::ARGMIN;
+           const double inf = max_like ? -INFINITY : min_like ? INFINITY : specials[1 + choices.below(2)];
+           for (uint64_t i = 0; i < n; ++i) from_double(in.type, inf, c.data.input.data() + i * es);
+           return;
+         }
          // Element 0 always keeps its value under 0-stride sharing.
          from_double(in.type, specials[choices.below(3)], c.data.input.data());
          for (uint64_t i = 1; i < n; ++i)

@@ -122,7 +122,9 @@ TEST(RunFiles, AReproDirThatRunsOutOfSpaceGetsNoEmptyFileOneErrorAndTheReportSay
     if (!fs::path(path).has_extension() && path.find(".tmp") == std::string::npos) continue;  // directories
     sizes[path] = std::stol(line.substr(0, space));
     EXPECT_EQ(path.find(".tmp"), std::string::npos) << "left behind: " << path;
-    if (fs::path(path).filename() != ".dmlcert-repros") EXPECT_GT(sizes[path], 0) << "empty: " << path;
+    if (fs::path(path).filename() != ".dmlcert-repros") {
+      EXPECT_GT(sizes[path], 0) << "empty: " << path;
+    }
   }
   EXPECT_GT(sizes.size(), 1u) << slurp(dir / "listing.txt");
   // One error, and the report says so; every file it names was written whole.

@@ -38,7 +38,8 @@ std::string certify_command(const MutationSetup& s, const std::string& plugin, c
   return shell_quoted(s.cli) + " certify --backend " + shell_quoted("plugin:" + plugin) + " --level " +
          s.level + " --budget " + s.budget + " --shard 0/1 --timeout " + timeout.str() + " --report " +
          shell_quoted((dir / "report.json").string()) + " --repro-dir " +
-         shell_quoted((dir / "repros").string()) + corpus_option(s);
+         shell_quoted((dir / "repros").string()) + corpus_option(s) +
+         (s.ops.empty() ? "" : " --ops " + shell_quoted(s.ops));
 }
 
 // certify's --corpus: none (an empty directory) unless the setup asks for the corpus.

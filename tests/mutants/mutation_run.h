@@ -20,6 +20,9 @@ struct MutationSetup {
   // would catch some mutants before the generators do, with repros that were never shrunk, and
   // the zoo is there to show that the generated cases and the shrinker have teeth.
   bool corpus = false;
+  // certify's --ops, empty for every operator. A mutant's bug lives in one operator: certifying
+  // only that one finds it in the same cases and keeps the zoo's run short.
+  std::string ops;
 };
 
 // What a certification of a plugin that should fail found.

@@ -1,10 +1,12 @@
-// The harness has teeth: `dmlcert certify --budget quick` catches every mutant of the zoo with a
+// The harness has teeth: `dmlcert certify --budget quick --ops OP`, OP the operator the bug lives
+// in (every operator for the few that live in all), catches every mutant of the zoo with a
 // small repro that replays (fails on the mutant, passes on the reference), a state-dependent one
 // with a short sequence that replays in one process, and certifies every legitimate variant.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "dmlcert/operators.h"
 #include "mutant_catalog.h"
 #include "mutation_run.h"
 #include "variant_catalog.h"
@@ -40,14 +42,17 @@ TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
   const MutantInfo& m = GetParam();
   if (!m.not_caught_yet.empty())
     GTEST_SKIP() << "not caught by a quick certification yet: " << m.not_caught_yet;
-  const Detection d = detect(setup(), plugin("mutant", m.id), "mutant_" + std::string(m.id));
+  MutationSetup s = setup();
+  if (parse_op(m.op)) s.ops = std::string(m.op);
+  const Detection d = detect(s, plugin("mutant", m.id), "mutant_" + std::string(m.id));
   SCOPED_TRACE("certify output: " + d.log);
   ASSERT_TRUE(d.ran) << "certify wrote no report";
   ASSERT_TRUE(d.caught) << "survived: " << m.description << " (" << d.cases << " cases)";
   SCOPED_TRACE("caught by " + d.where + " (" + d.outcome + "): " + d.detail);
   // A state-dependent failure passes alone by definition: its sequence replays it (below).
-  if (!m.state_dependent)
+  if (!m.state_dependent) {
     EXPECT_TRUE(d.replay_fails_on_plugin) << d.repro << " does not fail again on the mutant";
+  }
   EXPECT_TRUE(d.replay_passes_on_reference) << d.repro << " does not pass on the reference";
   if (m.large_repro.empty()) {
     EXPECT_TRUE(small_repro(d)) << d.repro << ": output rank " << d.rank << ", " << d.output_elements
