@@ -200,7 +200,7 @@ CaseOutcome Engine::run_one(Case c, const WorkItem& item,
   remember(out.c, out.cls, out.report.outcome, shrinkable);
   tell([&](Listener& l) { l.case_ran(item, out); });
   rerun_suspects();
-  report_late_failures();
+  report_late_faults_found();
   return out;
 }
 
@@ -214,7 +214,7 @@ void Engine::note_call(const CaseReport& r, const Call& call) {
 }
 
 void Engine::blame_late_fault(const LateFault& late) {
-  if (auto f = failure_of(late)) late_found_.push_back(std::move(*f));
+  if (auto f = failure_of(late)) late_faults_found_.push_back(std::move(*f));
   if (!late.ended_process) return;
   // The process died of that fault, and with it any thread another of its calls had left running,
   // before or after the blamed one: those calls' own late writes show only when they run again.
@@ -243,12 +243,13 @@ void Engine::rerun_suspects() {
     // Its own thread, caught right after the call (the round trip after it).
     if (r.exec.call && r.exec.fault == Fault::LateWrite)
       if (auto f = failure_of({r.exec.call, r.exec.fault, r.exec.message + ", when run again"}))
-        late_found_.push_back(std::move(*f));
+        late_faults_found_.push_back(std::move(*f));
   }
 }
 
-void Engine::report_late_failures() {
-  for (const cert::Failure& f : std::exchange(late_found_, {})) tell([&](Listener& l) { l.late_failure(f); });
+void Engine::report_late_faults_found() {
+  for (const cert::Failure& f : std::exchange(late_faults_found_, {}))
+    tell([&](Listener& l) { l.late_fault_found(f); });
 }
 
 void Engine::settle() {
@@ -259,7 +260,7 @@ void Engine::settle() {
     for (const LateFault& l : late) blame_late_fault(l);
     rerun_suspects();
   }
-  report_late_failures();
+  report_late_faults_found();
 }
 
 std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
