@@ -45,7 +45,7 @@ INSTANTIATE_TEST_SUITE_P(
                DMLCERT_ABI_VERSION + 2, true},
         AbiRow{"plugin_that_answers_a_newer_version_than_asked", DMLCERT_NEWER_ABI_PLUGIN,
                DMLCERT_ABI_VERSION, false, "answered with version"}),
-    [](const ::testing::TestParamInfo<AbiRow>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<AbiRow>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert

@@ -63,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
     Formats, ReportMarkup,
     ::testing::Values(MarkupRow{"junit", [](const Report& r) { return to_junit(r); }},
                       MarkupRow{"html", [](const Report& r) { return to_html(r, "/tmp"); }}),
-    [](const ::testing::TestParamInfo<MarkupRow>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<MarkupRow>& row) { return std::string(row.param.name); });
 
 // Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
 // is a cause of its own, listed after the new ones.
@@ -167,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
         CellVerdictRow{"passed_and_crashed", {{Outcome::Passed, 20}, {Outcome::Crash, 1}}, 0, false, true},
         CellVerdictRow{"unimplemented_then_not_run", {{Outcome::Unimplemented, 5}}, 3, false, true},
         CellVerdictRow{"nothing_ran", {}, 0, false, true}),
-    [](const testing::TestParamInfo<CellVerdictRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<CellVerdictRow>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::cert

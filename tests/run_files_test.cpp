@@ -203,6 +203,6 @@ INSTANTIATE_TEST_SUITE_P(
                             "DIR/no-corpus --repro-dir DIR/repros --expect FIFO",
                             "not a regular file (a FIFO)"},
                     FifoRow{"merge", "merge FIFO --report DIR/merged.json", "not a regular file (a FIFO)"}),
-    [](const testing::TestParamInfo<FifoRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<FifoRow>& row) { return row.param.name; });
 
 }  // namespace

@@ -171,8 +171,8 @@ TEST_P(ValidatorCatalog, HasTheRuleWithItsTag) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ValidatorRules, ValidatorCatalog, ::testing::ValuesIn(kExpectedCatalog),
-                         [](const ::testing::TestParamInfo<CatalogEntry>& info) {
-                           std::string n(info.param.id);
+                         [](const ::testing::TestParamInfo<CatalogEntry>& row) {
+                           std::string n(row.param.id);
                            std::replace(n.begin(), n.end(), '.', '_');
                            return n;
                          });

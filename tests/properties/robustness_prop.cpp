@@ -89,8 +89,8 @@ INSTANTIATE_TEST_SUITE_P(Robustness, IndexExtreme,
                                          // 2^32 + j does not fit: the maximum stands in.
                                          ExtremeRow{"uint32_cannot_hold_2_32", OpKind::SCATTER_ND,
                                                     DataType::UINT32, 3, k2p(32) - 1, k2p(32) - 1}),
-                         [](const testing::TestParamInfo<ExtremeRow>& info) {
-                           return std::string(info.param.name);
+                         [](const testing::TestParamInfo<ExtremeRow>& row) {
+                           return std::string(row.param.name);
                          });
 
 }  // namespace
