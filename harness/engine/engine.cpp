@@ -522,7 +522,12 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
     // Candidates run in a fresh backend: a failure that shrinks must still fail on its own.
     std::unique_ptr<Backend> scratch = fresh_ ? fresh_() : nullptr;
     Runner runner(scratch ? *scratch : under_test_, oracle_, options_.run);
-    const std::string trial = path_for(stem, ".shrinking.json");
+    // In-process, a crash while shrinking takes dmlcert down: the candidate is on disk first, in
+    // one file rewritten in place (as the in-flight file is), since a shrink tries thousands of
+    // candidates and a file created and renamed for each cost most of a shrink's time.
+    std::optional<InFlightFile> trial;
+    if (!options_.isolated && !options_.repro_dir.empty()) trial.emplace(path_for(stem, ".shrinking.json"));
+    bool trial_warned = false;
     const std::string shrunk_name = out.c.name + "/shrunk";
     Case smallest = shrink_failure(
         *shrinkable, out.cls,
@@ -530,7 +535,14 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
           if (run_must_end()) return false;
           Case named = candidate;
           named.name = shrunk_name;
-          if (!options_.isolated && !options_.repro_dir.empty()) save(trial, named);
+          std::string error;
+          if (trial && !trial->write(named, &error) && !trial_warned) {
+            tell([&](Listener& l) {
+              l.warning("dmlcert: " + printable(error) +
+                        " (a crash while shrinking would leave no case behind)\n");
+            });
+            trial_warned = true;
+          }
           // A fault restarts the scratch process; keep shrinking in the new one.
           return runner.run(named, cls).outcome == outcome;
         },
@@ -538,8 +550,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
         [&](const Case& candidate, const Classification& cls, bool fails) {
           tell([&](Listener& l) { l.shrink_tried(item.id, candidate, cls, fails); });
         });
-    std::error_code ec;
-    fs::remove(trial, ec);
+    trial.reset();  // removes the file
     if (!(smallest.op == out.c.op && smallest.data == out.c.data)) {
       smallest.name = shrunk_name;
       smallest.origin = out.c.origin + " shrunk";
