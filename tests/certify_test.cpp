@@ -503,6 +503,15 @@ INSTANTIATE_TEST_SUITE_P(
                         everywhere("passed|flaky"), 60,
                         [](const PluginRun& run) { expect_one_flaky(run, "passed when run again alone", true); },
                         /*replays=*/false},
+        // A flaky case is not one of the failures a run stops at (--stop-after-failures).
+        MisbehaviourRow{"hang_once_does_not_stop_the_run",
+                        DMLCERT_HANG_ONCE_PLUGIN,
+                        "--level 2_1 --ops GATHER_ELEMENTS --timeout 0.5 --markdown report.md --stop-after-failures 1",
+                        0,
+                        everywhere("passed|flaky"),
+                        60,
+                        [](const PluginRun& run) { expect_one_flaky(run, "passed when run again alone", false); },
+                        /*replays=*/false},
         // A wrong output that comes back neither alone nor after the cases before it.
         MisbehaviourRow{"wrong_once_is_flaky", DMLCERT_WRONG_ONCE_PLUGIN,
                         "--level 2_1 --ops GATHER_ELEMENTS --markdown report.md", 0, everywhere("passed|flaky"), 60,

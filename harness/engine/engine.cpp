@@ -604,7 +604,8 @@ bool Engine::timeout_was_flaky(CaseOutcome& out, cert::Failure& f) {
 }
 
 void Engine::publish(const cert::Failure& f, bool investigated) {
-  ++failures_;
+  // A flaky case is reported, not counted: it does not stop a run that stops at its first failures.
+  if (f.outcome != Outcome::Flaky) ++failures_;
   tell([&](Listener& l) { l.cause_found(f, investigated); });
 }
 

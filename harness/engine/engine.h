@@ -225,7 +225,7 @@ class Engine {
   // At the end of a run: waits briefly for a late fault of the last call, which no later call
   // would reveal, and reports its failure and those of the calls that run again because of it.
   void settle();
-  size_t failures() const { return failures_; }
+  size_t failures() const { return failures_; }  // flaky ones not counted
   // Why repro files stopped being written (the repro directory ran out of space), for the report;
   // empty while they are written.
   std::string repro_error() const;
