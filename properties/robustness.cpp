@@ -1,8 +1,11 @@
 // Robustness cases: index values at the extremes of their type, in every operator that reads
 // indices (docs/design.md, "Certification"), which no generator of valid cases makes.
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "build.h"
+#include "dmlcert/validate.h"
 
 namespace dmlcert::props {
 namespace {
@@ -23,6 +26,33 @@ void spread_to_shared(const TensorDesc& t, Bytes& logical, uint64_t index) {
   });
 }
 
+// Whether the case's data breaks `rule`: an index written into it is out of range only if the
+// validator says so (a dimension past 2^16 makes 2^16 + j an ordinary index).
+bool breaks(const Case& c, const std::string& rule) {
+  const auto found = check_data(c.op, c.level, c.data);
+  return std::any_of(found.begin(), found.end(), [&](const Violation& v) { return v.rule == rule; });
+}
+
+// Extreme `which` (docs: generators.h) for an element that held the in-range value `j`, or nullopt
+// when T cannot hold it.
+template <class T>
+std::optional<T> extreme(int which, T j) {
+  using L = std::numeric_limits<T>;
+  constexpr bool is_signed = std::is_signed_v<T>;
+  switch (which) {
+    case 0: return L::max();
+    case 1: return is_signed ? L::min() : static_cast<T>(T{1} << 31);
+    case 2: return is_signed ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31);
+    default: break;
+  }
+  // The edge of a narrower field plus the value that was there: a backend that checks or
+  // addresses with only the low bits sees j, in range, while the index is not.
+  static constexpr int kWidths[] = {32, 31, 16, 8};
+  const __int128 v = static_cast<__int128>(j) + (static_cast<__int128>(1) << kWidths[which - 3]);
+  if (v > static_cast<__int128>(L::max())) return std::nullopt;
+  return static_cast<T>(v);
+}
+
 Case with_extreme_index(Case c, int rep, const std::string& rule) {
   TensorDesc* indices = tensor(c.op, Role::INDICES);
   Bytes& data = c.data.indices;
@@ -31,17 +61,22 @@ Case with_extreme_index(Case c, int rep, const std::string& rule) {
   const size_t count = data.size() / esize;
   const uint64_t index = static_cast<uint64_t>(rep) * 7919 % count;
   std::byte* p = data.data() + index * esize;
+  const Bytes original = data;
   dispatch(indices->type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      T values[3] = {
-          std::numeric_limits<T>::max(),
-          std::is_signed_v<T> ? std::numeric_limits<T>::min() : static_cast<T>(T{1} << 31),
-          std::is_signed_v<T> ? static_cast<T>(-(int64_t{1} << 31)) : static_cast<T>(uint64_t{1} << 31)};
-      store<T>(p, values[rep % 3]);
+      const T j = load<T>(p);
+      // An extreme the type cannot hold, or one that lands in range, gives way to the maximum.
+      std::optional<T> value = extreme<T>(rep % kIndexExtremes, j);
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        store<T>(p, value.value_or(std::numeric_limits<T>::max()));
+        spread_to_shared(*indices, data, index);
+        if (!value || breaks(c, rule)) break;
+        data = original;
+        value.reset();
+      }
     }
   });
-  spread_to_shared(*indices, data, index);
   c.expect = CaseClass::Unspecified;
   c.violates = {rule};
   c.expected_output.reset();

@@ -416,10 +416,10 @@ class Certification final : public Share {
       case CheckKind::Robustness: {
         const std::string rule = std::string(info(task.op).rule_prefix) + ".INDEX_RANGE";
         const int rep = static_cast<int>(*task.id.number);
-        // Every extreme (rep % 3) of every index type, over the ranks in turn.
+        // Every extreme (rep % kIndexExtremes) of every index type, over the ranks in turn.
         const auto s = support(task.op, std::nullopt, Role::INDICES, options_.level);
         const size_t types = s->types.size(), ranks = s->max_rank - s->min_rank + 1;
-        const size_t turn = static_cast<size_t>(rep) / 3;
+        const size_t turn = static_cast<size_t>(rep) / props::kIndexExtremes;
         const SupportCell cell{task.op, std::nullopt, Role::INDICES, s->types[turn % types],
                                s->min_rank + static_cast<uint32_t>(turn / types % ranks)};
         return props::extreme_index_case(cell, options_.level, rep, rule);

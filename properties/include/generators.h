@@ -72,9 +72,13 @@ std::optional<rc::Gen<Case>> invalid_case(std::string_view rule_id, FeatureLevel
 std::optional<rc::Gen<Case>> unspecified_case(std::string_view rule_id, FeatureLevel level,
                                               std::vector<OpKind> ops = {});
 // A valid case of `cell` (an indices cell of an operator that reads indices) with one index element,
-// and every element that shares its memory, set to an extreme of the index type: its maximum
-// (rep % 3 == 0), its minimum or 2^31 (1), or -2^31 (2). Class U under `rule` (the operator's
-// INDEX_RANGE rule), which `violates` names: the values no generator of valid cases makes.
+// and every element that shares its memory, set to an extreme of the index type, by
+// rep % kIndexExtremes: its maximum (0), its minimum or 2^31 (1), -2^31 or 2^31 (2), or the value j
+// the element held plus 2^32 (3), 2^31 (4), 2^16 (5) or 2^8 (6), the edges of narrower fields
+// (the maximum where the type cannot hold that, or the sum is still in range). Class U under
+// `rule` (the operator's INDEX_RANGE rule), which `violates` names: the values no generator of
+// valid cases makes.
+inline constexpr int kIndexExtremes = 7;
 rc::Gen<Case> extreme_index_case(const SupportCell& cell, FeatureLevel level, int rep, std::string rule);
 // The operators of `ops` (all when empty) for which invalid_case() (or unspecified_case()) can
 // break the rule at the level.
