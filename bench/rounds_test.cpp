@@ -68,7 +68,7 @@ INSTANTIATE_TEST_SUITE_P(
                  4,
                  {1.0, 1.3, 1.0},
                  {true, true, true, false}}),
-    [](const testing::TestParamInfo<PlanCase>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<PlanCase>& row) { return std::string(row.param.name); });
 
 TEST(RoundPlan, ARoundIsDecidedOnceSoThatAllItsImplementationsRun) {
   RoundPlan plan(1, 3);

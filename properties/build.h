@@ -322,6 +322,10 @@ uint32_t past_a_width(uint32_t valid, Choices& choices);
 // A dimension's size made larger: by one, or one time in four by 2^8 or 2^16, which a field of 8 or
 // 16 bits would not see, when the tensor then holds at most `most_elements` elements.
 uint32_t grown_size(const TensorDesc& t, uint32_t dim, uint64_t most_elements, Choices& choices);
+// A window's offset moved 2^8 or 2^16 on, so that the window (its last element `span` - 1 past the
+// offset) leaves an input dimension of size `limit` while a field of 8 or 16 bits keeps the valid
+// offset. False, changing nothing, when even 2^16 keeps the window inside.
+bool offset_past_a_width(uint32_t& offset, uint64_t span, uint32_t limit, Choices& choices);
 // Outputs grow past a width while they stay below 2^31 elements (no T.ELEMENT_LIMIT); an invalid
 // case binds at most 1 MiB of them. Inputs, whose data a case lists, stay within 2^20.
 inline constexpr uint64_t kMostGrownOutput = uint64_t{1} << 31, kMostGrownInput = uint64_t{1} << 20;

@@ -206,6 +206,7 @@ Bytes fill_movement(DataType t, uint64_t count, const FillSpec& spec) {
   Bytes out(count * es);
   Prng prng(mix_seed(spec.seed, 0xf111u));
   const int64_t r = 1 + spec.magnitude;
+  const double float_bound = 16.0 * static_cast<double>(r);
   const int scale = static_cast<int>(spec.seed % 5) - 2;
   for (uint64_t i = 0; i < count; ++i) {
     std::byte* p = out.data() + i * es;
@@ -221,7 +222,7 @@ Bytes fill_movement(DataType t, uint64_t count, const FillSpec& spec) {
         if (is_float(t) && prng.below(4) == 0)
           put_bits(t, p, special_float_bits(t, prng, false));
         else if (is_float(t))
-          put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+          put_random_float(t, p, -float_bound, float_bound, prng);
         else if (prng.below(8) == 0)
           put_edge_int(t, p, prng);
         else
@@ -246,6 +247,8 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
   Prng prng(mix_seed(spec.seed, 0x4ed0u + static_cast<uint64_t>(f)));
   n = std::max<uint64_t>(n, 1);
   const int64_t r = 1 + spec.magnitude;
+  // The fold length and the magnitude as the float bounds below use them.
+  const double folded = static_cast<double>(n), float_bound = 16.0 * static_cast<double>(r);
   const bool fp = is_float(t);
   const bool sgn = fp || is_signed_integer(t);
   const int scale = static_cast<int>(spec.seed % 5) - 2;
@@ -253,7 +256,7 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
   const double type_limit = fp ? exact_int_limit(t) : static_cast<double>(int_limits(t).max);
   // Capped at 2^60 so that the range [-m, m] itself never overflows int64.
   auto per_element = [&](double total) {
-    return std::clamp<int64_t>(static_cast<int64_t>(std::min(total / n, 1152921504606846976.0)), 1,
+    return std::clamp<int64_t>(static_cast<int64_t>(std::min(total / folded, 1152921504606846976.0)), 1,
                                int64_t{1} << 60);
   };
   DataMode mode = spec.mode;
@@ -278,7 +281,7 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
           if (fp && prng.below(8) == 0)
             put_bits(t, p, special_float_bits(t, prng, true));
           else if (fp)
-            put_random_float(t, p, -16.0 * r, 16.0 * r, prng);
+            put_random_float(t, p, -float_bound, float_bound, prng);
           else if (prng.below(8) == 0)
             put_edge_int(t, p, prng);
           else
@@ -296,10 +299,10 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
           const int64_t m =
               mode == DataMode::Exact ? std::min(r, per_element(type_limit)) : per_element(type_limit / 2);
           // Signed: |x| <= m keeps |partial| <= n*m; abs() of such x never overflows either.
-          put_small(t, p, sgn ? -m : 0, m,
-                    fp ? std::min({scale, 0, fine_scale(type_limit / static_cast<double>(n))}) : 0, prng);
+          put_small(t, p, sgn ? -m : 0, m, fp ? std::min({scale, 0, fine_scale(type_limit / folded)}) : 0,
+                    prng);
         } else {
-          const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
+          const double b = std::min(float_bound, 0.25 * float_max(t) / folded);
           put_random_float(t, p, -b, b, prng);
         }
         break;
@@ -308,12 +311,11 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::L2: {
         if (mode == DataMode::Exact || !fp) {
           const double headroom = mode == DataMode::Exact ? type_limit : type_limit / 2;
-          const int64_t bound = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(headroom / n)));
+          const int64_t bound = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(headroom / folded)));
           const int64_t m = mode == DataMode::Exact ? std::min(r, bound) : bound;
-          put_small(t, p, sgn ? -m : 0, m, fp ? fine_scale(std::sqrt(headroom / static_cast<double>(n))) : 0,
-                    prng);
+          put_small(t, p, sgn ? -m : 0, m, fp ? fine_scale(std::sqrt(headroom / folded)) : 0, prng);
         } else {
-          const double b = std::min(16.0 * r, std::sqrt(0.25 * float_max(t) / n));
+          const double b = std::min(float_bound, std::sqrt(0.25 * float_max(t) / folded));
           put_random_float(t, p, -b, b, prng);
         }
         break;
@@ -321,10 +323,9 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::LOG_SUM: {
         // log(sum x) needs a positive sum: positive data.
         if (mode == DataMode::Exact) {
-          put_small(t, p, 1, std::min(r, per_element(type_limit)),
-                    fine_scale(type_limit / static_cast<double>(n)), prng);
+          put_small(t, p, 1, std::min(r, per_element(type_limit)), fine_scale(type_limit / folded), prng);
         } else {
-          const double b = std::min(16.0 * r, 0.25 * float_max(t) / n);
+          const double b = std::min(float_bound, 0.25 * float_max(t) / folded);
           put_random_float(t, p, std::min(0.25, b / 2), std::max(std::min(0.5, b), b), prng);
         }
         break;
@@ -332,7 +333,7 @@ Bytes fill_reduce(ReduceFunction f, DataType t, uint64_t count, uint64_t n, cons
       case ReduceFunction::LOG_SUM_EXP: {
         // exp(x) summed n times stays below 30000 (finite even in FLOAT16): x in [-a, a], or, for
         // folds longer than 30000, in [a - 4, a] with a = log(30000 / n) below 0.
-        const double a = std::min(std::log(30000.0 / n), 4.0);
+        const double a = std::min(std::log(30000.0 / folded), 4.0);
         const double lo = a >= 0 ? -a : a - 4;
         if (mode == DataMode::Exact)
           put_small(t, p, static_cast<int64_t>(std::ceil(lo)), static_cast<int64_t>(std::floor(a)), 0, prng);

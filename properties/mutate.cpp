@@ -175,6 +175,15 @@ uint32_t grown_size(const TensorDesc& t, uint32_t dim, uint64_t most_elements, C
   return others <= most_elements / grown ? grown : size + 1;
 }
 
+bool offset_past_a_width(uint32_t& offset, uint64_t span, uint32_t limit, Choices& choices) {
+  for (const uint32_t width : {1u << 8, 1u << 16})
+    if (uint64_t{offset} + width + span > limit && (width == 1u << 16 || choices.coin())) {
+      offset += width;
+      return true;
+    }
+  return false;
+}
+
 void grow_output(Case& c, Choices& choices) {
   const TensorDesc& o = *tensor(c.op, Role::OUTPUT);
   const uint32_t dim = pick_dim(o, choices);

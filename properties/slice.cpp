@@ -48,14 +48,7 @@ OperatorGenerators slice_generators() {
          const uint32_t i = pick_dim(d.input, choices);
          const uint64_t how = choices.below(4);
          const uint64_t reach = uint64_t{d.strides[i]} * (d.sizes[i] - 1);
-         if (how == 3) {
-           // The offset 2^8 or 2^16 on, past the input: a field of 8 or 16 bits keeps the valid one.
-           for (const uint32_t width : {1u << 8, 1u << 16})
-             if (d.offsets[i] + width + reach >= d.input.sizes[i] && (width == 1u << 16 || choices.coin())) {
-               d.offsets[i] += width;
-               return;
-             }
-         }
+         if (how == 3 && offset_past_a_width(d.offsets[i], reach + 1, d.input.sizes[i], choices)) return;
          if (how == 2) {
            // The last read lands 2^32 elements past the offset: Offsets + Strides * (Sizes - 1)
            // equals the (in-range) offset once taken modulo 2^32.

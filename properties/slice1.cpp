@@ -50,15 +50,9 @@ OperatorGenerators slice1_generators() {
          auto& d = as<Slice1Desc>(c);
          const uint32_t i = pick_dim(d.input, choices);
          const uint64_t how = choices.below(4);
-         if (how == 3) {
-           // The offset 2^8 or 2^16 on, past the input: a field of 8 or 16 bits keeps the valid one.
-           for (const uint32_t width : {1u << 8, 1u << 16})
-             if (uint64_t{d.input_window_offsets[i]} + width + d.input_window_sizes[i] > d.input.sizes[i] &&
-                 (width == 1u << 16 || choices.coin())) {
-               d.input_window_offsets[i] += width;
-               return;
-             }
-         }
+         if (how == 3 && offset_past_a_width(d.input_window_offsets[i], d.input_window_sizes[i],
+                                             d.input.sizes[i], choices))
+           return;
          if (how == 2) {
            // Offset + size passes 2^32 and, taken modulo 2^32, lands inside the input.
            const uint32_t within =

@@ -165,7 +165,9 @@ Case realize(const CaseSpec& spec, const WindowOperator& op, DataType type,
     case Scale::Ordinary: break;
     case Scale::Large:
       return filled(describe_dims(
-          spec, op, type, large_dims(op, choices, shape_near_power(m, large_exponent(m), choices.size())),
+          spec, op, type,
+          large_dims(op, choices,
+                     shape_near_power(m, large_exponent(m), static_cast<uint32_t>(choices.size()))),
           in_layout, out_layout));
     case Scale::Sparse:
       return filled(

@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(CaseBuffers, AllBytesAre,
                                            FillCase{"middle_byte_changed", 1000, {517}, false},
                                            FillCase{"last_byte_changed", 1000, {999}, false},
                                            FillCase{"every_byte_changed_alike", 3, {0, 1, 2}, false}),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::test

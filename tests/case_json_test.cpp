@@ -354,7 +354,7 @@ TEST_P(CaseMalformedFile, GivesOneLineErrorNamingFilePathAndExpectation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Case, CaseMalformedFile, testing::ValuesIn(kMalformed),
-                         [](const auto& info) { return sanitize(info.param.name); });
+                         [](const auto& row) { return sanitize(row.param.name); });
 
 // ---- well-formed files that a strict reader might wrongly refuse -----------------------------
 
@@ -510,7 +510,7 @@ TEST_P(CaseWellFormedFile, LoadsAsWritten) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Case, CaseWellFormedFile, testing::ValuesIn(kWellFormed),
-                         [](const auto& info) { return sanitize(info.param.name); });
+                         [](const auto& row) { return sanitize(row.param.name); });
 
 // ---- round trips -----------------------------------------------------------------------------
 
@@ -652,7 +652,7 @@ TEST_P(CaseRoundTrip, CompactTextIsWhatAJsonLibraryWritesForItsValues) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Case, CaseRoundTrip, testing::ValuesIn(kRoundTrips),
-                         [](const auto& info) { return sanitize(info.param.name); });
+                         [](const auto& row) { return sanitize(row.param.name); });
 
 // The same for every case of the corpus: hand-written, seed examples, third-party repros.
 TEST(CaseWriter, CompactTextOfEveryCorpusCaseIsWhatAJsonLibraryWrites) {
@@ -821,7 +821,7 @@ INSTANTIATE_TEST_SUITE_P(
                          return p;
                        },
                        "cannot read the file: Permission denied", true}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& row) { return row.param.name; });
 
 // A walk of directories reports every path it cannot read, and goes on with the rest.
 TEST_F(CaseFiles, DirectoryWalkReportsEveryPathItCannotRead) {
@@ -883,7 +883,7 @@ INSTANTIATE_TEST_SUITE_P(
                     ErrorLine{"megabyte_of_control_characters",
                               {"f.json", "(root)", std::string(1 << 20, '\x01')},
                               {"\\x01\\x01", "..."}}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& row) { return row.param.name; });
 
 // A REDUCE file listing a million axes (about 3 MB) loads and validates in linear time, under a
 // second: nothing on the way (the reader, the duplicate-axis check) is quadratic in the axis count.

@@ -519,7 +519,7 @@ INSTANTIATE_TEST_SUITE_P(
                           expect_one_flaky(run, "did not fail again, alone or after the cases before it", false);
                         },
                         /*replays=*/false}),
-    [](const testing::TestParamInfo<MisbehaviourRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<MisbehaviourRow>& row) { return row.param.name; });
 
 // Starts `dmlcert ARGS` in the background, in a process group of its own (as a shell's job).
 pid_t spawn_dmlcert(const fs::path& dir, const std::string& args) {
@@ -629,7 +629,7 @@ INSTANTIATE_TEST_SUITE_P(
                     // GNU timeout: SIGTERM to the command, then to its process group.
                     SignalRow{"sigterm_twice_as_gnu_timeout_sends_them", 1.0, {SIGTERM, -SIGTERM}, 143},
                     SignalRow{"five_sigints", 1.0, {SIGINT, SIGINT, SIGINT, SIGINT, SIGINT}, 130}),
-    [](const testing::TestParamInfo<SignalRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<SignalRow>& row) { return row.param.name; });
 
 TEST(CertifyStopped, ATimeLimitStopsTheRunAndSaysSo) {
   const fs::path dir = scratch("time_limit");

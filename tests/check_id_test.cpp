@@ -65,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
         NameRow{"corpus_case", "corpus/74-third-party/x", CheckKind::Corpus, "corpus/third-party/x",
                 "corpus"},
         NameRow{"fuzz_case", "fuzz-s7-c1234", CheckKind::Fuzz, "fuzz-s7-c1234", "fuzz-s7-c1234"}),
-    [](const ::testing::TestParamInfo<NameRow>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<NameRow>& row) { return std::string(row.param.name); });
 
 // What no run writes is not a check: a name that reads as one must be one.
 struct NotANameRow {
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
                                   "levels/4_1/sequences/SLICE/input/FLOAT32/r1/exact/0"},
                       NotANameRow{"empty_corpus_name", "corpus/"},
                       NotANameRow{"fuzz_without_index", "fuzz-s7"}),
-    [](const ::testing::TestParamInfo<NotANameRow>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<NotANameRow>& row) { return std::string(row.param.name); });
 
 // A report read back counts each failure where the run did: a family's member of another type
 // against that type's cell, which its name does not say.

@@ -74,7 +74,9 @@ class CliTest : public ::testing::Test {
     CliResult r;
     if (pid > 0 && ::wait4(pid, &raw, 0, &usage) == pid) {
       r.peak_mib = static_cast<uint64_t>(usage.ru_maxrss) / 1024;
-      const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+      const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+      };
       r.cpu_seconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     }
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -157,7 +159,7 @@ TEST_P(MalformedCliTest, RunExitsTwo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, MalformedCliTest, ::testing::ValuesIn(malformed_rows()),
-                         [](const ::testing::TestParamInfo<MalformedRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<MalformedRow>& row) { return row.param.name; });
 
 TEST_F(CliTest, ReplayRunsWellFormedCasesNextToAMalformedFile) {
   write("cases/a-good.json", slice1_case());
@@ -291,7 +293,7 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageRow{"MissingFile", "run /nonexistent/case.json --backend reference"},
                       UsageRow{"UnknownBackend", "rules --nonsense"},
                       UsageRow{"BadBackendSpec", "replay /nonexistent --backend warp-drive"}),
-    [](const ::testing::TestParamInfo<UsageRow>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<UsageRow>& row) { return row.param.name; });
 
 // Arguments checked at the door (docs/design.md, "The command"): every numeric option, shard,
 // corpus, report and repro destination of every command that runs cases. Each bad value is a
@@ -443,9 +445,7 @@ TEST_P(BadArgumentCliTest, IsAUsageErrorNamingOptionAndValueBeforeAnyCaseRuns) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Args, BadArgumentCliTest, ::testing::ValuesIn(bad_argument_rows()),
-                         [](const ::testing::TestParamInfo<BadArgumentRow>& info) {
-                           return info.param.name;
-                         });
+                         [](const ::testing::TestParamInfo<BadArgumentRow>& row) { return row.param.name; });
 
 // Inputs read from disk by run and replay (docs/case-format.md, "Malformed files" and
 // "Limits"): every path that cannot be read is reported by name, untrusted text is escaped, lines
@@ -698,7 +698,7 @@ TEST_P(InputCliTest, ReportsEveryPathEscapedAndCapped) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, InputCliTest, ::testing::ValuesIn(input_rows()),
-                         [](const ::testing::TestParamInfo<InputRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<InputRow>& row) { return row.param.name; });
 
 TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
   const CliResult r = cli("--help");

@@ -203,7 +203,7 @@ TEST_P(CompareTest, JudgesTheOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, CompareTest, ::testing::ValuesIn(compare_rows()),
-                         [](const ::testing::TestParamInfo<CompareRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<CompareRow>& row) { return row.param.name; });
 
 // Every bounded float function: the admissible interval holds a straightforward float32
 // evaluation (left-to-right, libm calls, one final rounding), which a conforming backend may
@@ -258,8 +258,8 @@ TEST_P(ReduceBoundTest, AdmitsAFloat32EvaluationAndRejectsLargeErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Functions, ReduceBoundTest, ::testing::ValuesIn(bound_rows()),
-                         [](const ::testing::TestParamInfo<BoundRow>& info) {
-                           return name(info.param.function);
+                         [](const ::testing::TestParamInfo<BoundRow>& row) {
+                           return name(row.param.function);
                          });
 
 TEST(CompareSummary, NamesCountCoordinateExpectedActualAndBound) {

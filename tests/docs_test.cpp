@@ -50,8 +50,8 @@ TEST_P(GeneratedDocs, MatchTheCode) {
 INSTANTIATE_TEST_SUITE_P(Docs, GeneratedDocs,
                          ::testing::Values(GeneratedDoc{"rules.md", "rules --markdown"},
                                            GeneratedDoc{"support.md", "support --markdown"}),
-                         [](const auto& info) {
-                           const std::string command = info.param.command;
+                         [](const auto& row) {
+                           const std::string command = row.param.command;
                            return command.substr(0, command.find(' '));
                          });
 

@@ -578,7 +578,7 @@ class Judged : public engine::Listener {
     std::lock_guard<std::mutex> hold(lock);
     ++confirmations[f.confirmation];
   }
-  void late_failure(const cert::Failure&) override { ++late; }
+  void late_fault_found(const cert::Failure&) override { ++late; }
   std::atomic<uint64_t> cases{0}, candidates{0}, late{0};
   std::mutex lock;
   std::map<cert::Confirmation, int> confirmations;
@@ -722,8 +722,8 @@ TEST_P(OneClassificationPerCase, OnEveryPath) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, OneClassificationPerCase, ::testing::ValuesIn(classification_rows()),
-                         [](const ::testing::TestParamInfo<ClassificationRow>& info) {
-                           return info.param.name;
+                         [](const ::testing::TestParamInfo<ClassificationRow>& row) {
+                           return row.param.name;
                          });
 
 }  // namespace

@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
                     ExpectsRow{"not_matching", "REDUCE.SUM/*", "", "REDUCE.L1/input/FLOAT16/r3", false},
                     ExpectsRow{"expires_today", "corpus/*", "2026-11-25", "corpus/x", true},
                     ExpectsRow{"expired_yesterday", "corpus/*", "2026-11-24", "corpus/x", false}),
-    [](const auto& info) { return std::string(info.param.name); });
+    [](const auto& row) { return std::string(row.param.name); });
 
 // A one-shard report with cells that pass or fail as `failing` says, and one rule check.
 Report report_with(const std::vector<std::pair<std::string, bool>>& cells) {
@@ -160,7 +160,7 @@ INSTANTIATE_TEST_SUITE_P(
                 ":1: expires='2027-13-01' is not a date YYYY-MM-DD"},
         FileRow{"no_reason", "# ok\nSLICE/*\n",
                 ":2: 'SLICE/*' has no reason: say why the failure is known (a ticket, a plan)"}),
-    [](const testing::TestParamInfo<FileRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<FileRow>& row) { return row.param.name; });
 
 TEST(Expectations, AnEarlierReportServesAsTheList) {
   Report earlier = report_with({{"INT8", true}, {"INT16", false}});

@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
                              },
                              false, "Is a directory",
                              [](const fs::path& d) { EXPECT_TRUE(fs::is_directory(d / "f.json")); }}),
-    [](const testing::TestParamInfo<WriteRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<WriteRow>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert

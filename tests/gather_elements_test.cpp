@@ -306,7 +306,7 @@ TEST_P(OptimizedGatherElementsLarge, Case) {
 INSTANTIATE_TEST_SUITE_P(LastAxis, OptimizedGatherElementsLarge,
                          ::testing::Values(LargeGather{"just_under_4_mib_of_output", 1023, 1024},
                                            LargeGather{"just_over_4_mib_of_output", 1025, 1027}),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& row) { return std::string(row.param.name); });
 
 }  // namespace
 }  // namespace dmlcert::test

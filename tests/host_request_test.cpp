@@ -145,7 +145,7 @@ TEST_P(HostRequest, IsAnsweredWithoutTouchingMemoryOutsideItsMapping) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Requests, HostRequest, ::testing::ValuesIn(request_rows()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 TEST(HostRequest, APingAndAnEmptyFrameGetTheEmptyAnswer) {
   const auto backend = reference::make_backend();

@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(Streamed, OptimizedRowGather,
                                            RowGatherCase{"one_byte_off", 260, 4100, 1, false},
                                            // 4 MiB less a row: ordinary stores.
                                            RowGatherCase{"below_the_threshold", 255, 4100, 4, true}),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::test

@@ -388,7 +388,7 @@ TEST_P(OptimizedThreads, SameBitsForOneTwoAndThreeThreads) {
   }
 }
 INSTANTIATE_TEST_SUITE_P(Ops, OptimizedThreads, ::testing::ValuesIn(thread_cases()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 // Large data-movement cases take the parallel paths (many runs, and one huge run cut in chunks).
 TEST(OptimizedThreads, LargeCopiesAndScatterAreThreadIndependent) {
@@ -1042,7 +1042,7 @@ TEST_P(OptimizedStreamingStores, WriteTheSameBytesAsOrdinaryStores) {
   }
 }
 INSTANTIATE_TEST_SUITE_P(Copies, OptimizedStreamingStores, ::testing::ValuesIn(streaming_cases()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 // The default threshold is the last-level cache: a copy that fits it leaves its output in the
 // cache for its reader. A set threshold replaces it until 0 restores it.
@@ -1101,7 +1101,7 @@ TEST_P(CopyCacheFootprint, CountsTheOutputAndTheInputLinesTheCopyBringsIn) {
   EXPECT_EQ(optimized::copy_cache_footprint(nest, 4), GetParam().footprint);
 }
 INSTANTIATE_TEST_SUITE_P(Optimized, CopyCacheFootprint, ::testing::ValuesIn(kFootprintCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 // A copy streams its output when its footprint reaches the threshold, except a copy whose output
 // the operator then updates in place (SCATTER_ND), which streams only when the output alone does.
@@ -1158,7 +1158,7 @@ TEST_P(ReduceKernelWidth, NarrowOnlyForRowSumsAndExtremaStreamingFromMemory) {
             c.narrow);
 }
 INSTANTIATE_TEST_SUITE_P(Optimized, ReduceKernelWidth, ::testing::ValuesIn(kWidthCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::test

@@ -79,6 +79,6 @@ TEST_P(ProfileTruth, CountsExactlyTheCallsTheBackendLogged) {
 INSTANTIATE_TEST_SUITE_P(GatherElements, ProfileTruth,
                          testing::Values(ProfileTruthRow{"smoke", "smoke"},
                                          ProfileTruthRow{"quick", "quick"}),
-                         [](const testing::TestParamInfo<ProfileTruthRow>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<ProfileTruthRow>& row) { return row.param.name; });
 
 }  // namespace

@@ -63,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
     Formats, ReportMarkup,
     ::testing::Values(MarkupRow{"junit", [](const Report& r) { return to_junit(r); }},
                       MarkupRow{"html", [](const Report& r) { return to_html(r, "/tmp"); }}),
-    [](const ::testing::TestParamInfo<MarkupRow>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<MarkupRow>& row) { return std::string(row.param.name); });
 
 // Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
 // is a cause of its own, listed after the new ones.
@@ -178,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
                        true,
                        true},
         CellVerdictRow{"flaky_and_failed", {{Outcome::Flaky, 1}, {Outcome::Failed, 1}}, 0, false, true}),
-    [](const testing::TestParamInfo<CellVerdictRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<CellVerdictRow>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert::cert

@@ -105,6 +105,9 @@ TEST(RunFiles, AReproDirThatRunsOutOfSpaceGetsNoEmptyFileOneErrorAndTheReportSay
   fs::create_directories(dir / "no-corpus");
   fs::create_directories(dir / "mnt");
   const fs::path repros = dir / "mnt" / "repros";
+  // A mount namespace needs the privilege and a root that is a mount point (not so in a chroot).
+  if (const Command probe = shell(dir, "unshare -m true"); probe.exit_code != 0)
+    GTEST_SKIP() << "cannot make a mount namespace here: " << probe.err;
   const std::string inside = "mount -t tmpfs -o size=24k tmpfs " + (dir / "mnt").string() + " || exit 77; " +
                              failing_certification(repros, dir / "report.json") + "; status=\\$?; find " +
                              (dir / "mnt").string() + " -printf '%s %p\\n' >" +
@@ -200,6 +203,6 @@ INSTANTIATE_TEST_SUITE_P(
                             "DIR/no-corpus --repro-dir DIR/repros --expect FIFO",
                             "not a regular file (a FIFO)"},
                     FifoRow{"merge", "merge FIFO --report DIR/merged.json", "not a regular file (a FIFO)"}),
-    [](const testing::TestParamInfo<FifoRow>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<FifoRow>& row) { return row.param.name; });
 
 }  // namespace

@@ -208,7 +208,7 @@ TEST_P(RunnerTest, ReachesTheOutcome) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, RunnerTest, ::testing::ValuesIn(runner_rows()),
-                         [](const ::testing::TestParamInfo<RunnerRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<RunnerRow>& row) { return row.param.name; });
 
 // An isolated backend's call whose output the harness reads wrong may have been written after it
 // returned, by a thread the call left running (runner.cpp, Runner::output_failure): the runner asks
@@ -318,7 +318,7 @@ TEST_P(RunnerLateFaults, BlameTheOutputOnlyWhenTheCallLeftNoThreadWriting) {
   EXPECT_EQ(passed_on, row.passed_on) << "a late fault of another call was lost or kept";
 }
 INSTANTIATE_TEST_SUITE_P(Table, RunnerLateFaults, ::testing::ValuesIn(late_rows()),
-                         [](const ::testing::TestParamInfo<LateRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<LateRow>& row) { return row.param.name; });
 
 // A case ended by a fault reads "<outcome>: <detail>", so the detail names the fault only where
 // the outcome does not ("oob: oob: wrote ..." said it twice).

@@ -57,7 +57,7 @@ ScatterNdTester seed_shape_example() {
   const uint32_t tuples[2][3] = {{2, 3, 4}, {0, 1, 2}};
   for (int t = 0; t < 2; ++t) {
     const std::size_t block = ((tuples[t][0] * 4 + tuples[t][1]) * 5 + tuples[t][2]) * 42;
-    for (std::size_t q = 0; q < 42; ++q) expected[block + q] = 10000 + t * 42 + q;
+    for (std::size_t q = 0; q < 42; ++q) expected[block + q] = static_cast<double>(10000 + t * 42 + q);
   }
   return ScatterNdTester()
       .input_sizes({3, 4, 5, 6, 7})

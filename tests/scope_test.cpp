@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(SliceOnly, Scope,
                                                   "--level 5_0 --ops SLICE",
                                                   "CERTIFIED at 5_0 for SLICE (all 11 types)",
                                                   all_but_slice("", ", ") + " not asked for (--ops)"}),
-                         [](const testing::TestParamInfo<ScopeRow>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<ScopeRow>& row) { return row.param.name; });
 
 TEST(Scope, AllOperatorsIsSaidSo) {
   const Certified c = certify("all", DMLCERT_REFERENCE_PLUGIN, "--level 2_1");
@@ -163,6 +163,6 @@ std::vector<ProfileRow> profile_rows() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BehaviourProfile, testing::ValuesIn(profile_rows()),
-                         [](const testing::TestParamInfo<ProfileRow>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<ProfileRow>& row) { return row.param.name; });
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST_P(ThreadPoolJobs, CoverEveryItemOnceAndReturn) {
   EXPECT_EQ(within_deadline(c.name, [c] { return miscovered_items(c); }), 0u);
 }
 INSTANTIATE_TEST_SUITE_P(Pool, ThreadPoolJobs, ::testing::ValuesIn(kPoolCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 // A parallel_for from inside a job runs inline on the calling thread: the pool never waits on itself.
 TEST(ThreadPool, NestedJobRunsInline) {
@@ -175,7 +175,7 @@ TEST_P(PoolShares, EachThreadStartsOnItsOwnShareOnEveryCall) {
   });
 }
 INSTANTIATE_TEST_SUITE_P(Pool, PoolShares, ::testing::Values(2u, 4u),
-                         [](const auto& info) { return std::to_string(info.param) + "Threads"; });
+                         [](const auto& row) { return std::to_string(row.param) + "Threads"; });
 
 // A worker held back while it runs a range delays the call by that range and no more: the caller
 // runs its own share and then the rest of the worker's. The worker's first range waits until every
@@ -261,7 +261,7 @@ TEST_P(ParallelLoops, FollowEveryCallWithRangeDoneOnItsThread) {
     EXPECT_EQ(pending, 0u) << "calls on a thread that no range_done() followed";
 }
 INSTANTIATE_TEST_SUITE_P(Nests, ParallelLoops, ::testing::ValuesIn(kNestCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert

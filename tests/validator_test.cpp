@@ -171,14 +171,25 @@ TEST_P(ValidatorCatalog, HasTheRuleWithItsTag) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ValidatorRules, ValidatorCatalog, ::testing::ValuesIn(kExpectedCatalog),
-                         [](const ::testing::TestParamInfo<CatalogEntry>& info) {
-                           std::string n(info.param.id);
+                         [](const ::testing::TestParamInfo<CatalogEntry>& row) {
+                           std::string n(row.param.id);
                            std::replace(n.begin(), n.end(), '.', '_');
                            return n;
                          });
 
+std::string_view rule_prefix(std::string_view id) {
+  return id.substr(0, id.find('.'));
+}
+
+// The table pins the rules of the operators the specification defines, so that a rule added to one
+// of them fails here. An operator added later has its own rule prefix, and its own tests pin its
+// rules (docs/adding-an-operator.md): counting it here would make every new operator edit this file.
 TEST(ValidatorCatalogShape, HoldsExactlyTheSpecRulesOnce) {
-  EXPECT_EQ(rule_catalog().size(), kExpectedCatalog.size());
+  std::set<std::string_view> pinned_prefixes;
+  for (const CatalogEntry& e : kExpectedCatalog) pinned_prefixes.insert(rule_prefix(e.id));
+  const auto pinned = std::count_if(rule_catalog().begin(), rule_catalog().end(),
+                                    [&](const Rule& r) { return pinned_prefixes.count(rule_prefix(r.id)); });
+  EXPECT_EQ(static_cast<size_t>(pinned), kExpectedCatalog.size());
   std::set<std::string_view> ids;
   for (const Rule& r : rule_catalog()) EXPECT_TRUE(ids.insert(r.id).second) << "duplicate " << r.id;
   EXPECT_EQ(find_rule("NO.SUCH_RULE"), nullptr);

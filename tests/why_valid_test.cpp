@@ -107,7 +107,7 @@ TEST_P(WhyValidTest, TheRunnerSaysWhyARejectedCaseIsValid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, WhyValidTest, ::testing::ValuesIn(why_valid_rows()),
-                         [](const ::testing::TestParamInfo<WhyValidRow>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<WhyValidRow>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace dmlcert

@@ -48,7 +48,7 @@ class OptimizedBackend final : public Backend {
     std::optional<SerialScope> serial;
     if (v.has("T.OUTPUT_OVERLAP")) serial.emplace();
     try {
-      return visit(desc, [&](const auto& d) { return optimized::execute(d, level, b); });
+      return visit(desc, [&](const auto& d) { return optimized::compute(d, level, b); });
     } catch (const std::exception& e) {
       return rejection(Status::Error, std::string("optimized backend: ") + e.what());
     }

@@ -232,7 +232,7 @@ void gather_by_element_size(const GatherElementsDesc& d, const Bindings& b) {
 
 }  // namespace
 
-ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b) {
+ExecResult compute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b) {
   const uint64_t axis_size = d.input.sizes[d.axis];
   const bool allow_negative = negative_indices_allowed(d.indices.type, level);
   return dispatch_index(d.indices.type, [&](auto tag) -> ExecResult {

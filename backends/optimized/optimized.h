@@ -31,7 +31,7 @@ void set_streaming_store_min_bytes(uint64_t bytes);
 // One entry point per operator, in the operator's own file. The descriptor passed validate()
 // without class I findings and each binding holds at least its tensor's minimum implied size.
 #define DMLCERT_OPTIMIZED_OPERATOR(KIND, stem, Desc) \
-  ExecResult execute(const Desc& d, FeatureLevel level, const Bindings& b);
+  ExecResult compute(const Desc& d, FeatureLevel level, const Bindings& b);
 DMLCERT_FOR_EACH_OPERATOR(DMLCERT_OPTIMIZED_OPERATOR)
 #undef DMLCERT_OPTIMIZED_OPERATOR
 

@@ -15,7 +15,7 @@ bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns
   return function && type && !columns && input_bytes > last_level_cache_bytes;
 }
 
-ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
+ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   const Plan plan = make_plan(d);
   ExecResult r;
   // ARG* indices are kept in 32 bits; only a broadcast input can have 2^32 elements per output.

@@ -54,7 +54,7 @@ struct Sum : Accumulate<float, A> {
 };
 template <class A>
 struct AbsSum : Sum<A> {
-  static DMLCERT_INLINE A map(float x) { return __builtin_fabs(static_cast<A>(x)); }
+  static DMLCERT_INLINE A map(float x) { return std::abs(static_cast<A>(x)); }
   template <class VA, class V>
   static DMLCERT_INLINE VA vmap(VA d, V) {
     return d < 0 ? -d : d;

@@ -45,7 +45,7 @@ uint64_t mix(uint64_t x) {  // splitmix64's finalizer: spreads offsets evenly ov
 
 }  // namespace
 
-ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b) {
+ExecResult compute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b) {
   const size_t rank = d.input.sizes.size();
   const size_t k = d.indices.sizes[rank - 1];
   const size_t m = std::max<size_t>(d.input_dimension_count, k);  // meaningful input rank

@@ -6,7 +6,7 @@
 
 namespace dmlcert::optimized {
 
-ExecResult execute(const Slice1Desc& d, FeatureLevel, const Bindings& b) {
+ExecResult compute(const Slice1Desc& d, FeatureLevel, const Bindings& b) {
   const auto in_strides = effective_strides(d.input);
   const auto out_strides = effective_strides(d.output);
   LoopNest nest;

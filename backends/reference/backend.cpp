@@ -47,7 +47,7 @@ class ReferenceBackend final : public Backend {
         return detail::rejected({u}, "unspecified descriptor with no admissible result: " + describe({u}));
     // Index data out of range (class U, no admissible result) is rejected by the operator itself
     // before it writes anything.
-    return visit(desc, [&](const auto& d) { return reference::execute(d, level, buffers, Reading{}); });
+    return visit(desc, [&](const auto& d) { return reference::compute(d, level, buffers, Reading{}); });
   }
 };
 

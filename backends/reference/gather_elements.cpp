@@ -12,7 +12,7 @@
 
 namespace dmlcert::reference {
 
-ExecResult execute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
+ExecResult compute(const GatherElementsDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
   // IndexClamped and IndexWrapped describe what a backend did with out-of-range indices (the
   // behaviour profile); they apply only when some index is out of range.
   const bool placing =

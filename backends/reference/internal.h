@@ -19,7 +19,7 @@ namespace dmlcert::reference {
 // what a class U case leaves open (docs/rules.md); an operator returns Unsupported for a reading
 // that does not apply to the case.
 #define DMLCERT_REFERENCE_OPERATOR(KIND, stem, Desc) \
-  ExecResult execute(const Desc& d, FeatureLevel level, const Bindings& b, Reading reading);
+  ExecResult compute(const Desc& d, FeatureLevel level, const Bindings& b, Reading reading);
 DMLCERT_FOR_EACH_OPERATOR(DMLCERT_REFERENCE_OPERATOR)
 #undef DMLCERT_REFERENCE_OPERATOR
 

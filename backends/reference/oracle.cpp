@@ -26,7 +26,7 @@ std::optional<Bytes> output_under(const Case& c, Reading reading, std::string* w
       b.set_input(r, {m.data(), m.size()});
   }
   const ExecResult result =
-      visit(c.op, [&](const auto& d) { return reference::execute(d, c.level, b, reading); });
+      visit(c.op, [&](const auto& d) { return reference::compute(d, c.level, b, reading); });
   if (result.status == Status::Unsupported) return std::nullopt;
   if (result.status != Status::Ok) {
     *why = "the reference backend did not execute this case: " + std::string(name(result.status)) +

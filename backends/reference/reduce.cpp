@@ -217,7 +217,7 @@ ExecResult reduce_with(const ReduceDesc& d, const Bindings& b, NanPolicy nan_pol
 
 }  // namespace
 
-ExecResult execute(const ReduceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
+ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
   const bool selects =
       d.function == ReduceFunction::MIN || d.function == ReduceFunction::MAX || is_arg_function(d.function);
   switch (reading.behaviour) {

@@ -88,7 +88,7 @@ std::optional<std::vector<ScatterWrite>> nth_writes(std::vector<ScatterWrite> wr
 
 }  // namespace
 
-ExecResult execute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
+ExecResult compute(const ScatterNdDesc& d, FeatureLevel level, const Bindings& b, Reading reading) {
   const bool placing =
       reading.behaviour == Behaviour::IndexClamped || reading.behaviour == Behaviour::IndexWrapped;
   if (reading.behaviour != Behaviour::Specified && reading.behaviour != Behaviour::NthWriteWins && !placing)

@@ -7,7 +7,7 @@
 
 namespace dmlcert::reference {
 
-ExecResult execute(const SliceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
+ExecResult compute(const SliceDesc& d, FeatureLevel, const Bindings& b, Reading reading) {
   if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::OutputTensor output(d.output, b.output.data);

@@ -12,7 +12,7 @@
 
 namespace dmlcert::reference {
 
-ExecResult execute(const Slice1Desc& d, FeatureLevel, const Bindings& b, Reading reading) {
+ExecResult compute(const Slice1Desc& d, FeatureLevel, const Bindings& b, Reading reading) {
   if (reading.behaviour != Behaviour::Specified) return detail::not_applicable(reading);
   const detail::InputTensor input(d.input, b.input.data);
   const detail::OutputTensor output(d.output, b.output.data);

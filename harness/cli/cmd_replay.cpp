@@ -67,7 +67,7 @@ class ReplayedFiles final : public engine::Share {
   }
 
   // A late fault of an earlier case: that case failed after all.
-  void late_failure(const cert::Failure& f) override {
+  void late_fault_found(const cert::Failure& f) override {
     if (counts_[static_cast<size_t>(Outcome::Passed)] > 0) --counts_[static_cast<size_t>(Outcome::Passed)];
     ++counts_[static_cast<size_t>(f.outcome)];
     ++failed_;

@@ -154,7 +154,7 @@ class Certification final : public Share {
 
   // A late fault of an earlier case counts against that case, not the one that revealed it: where
   // the case itself counted (Failure::counts_at).
-  void late_failure(const cert::Failure& f) override {
+  void late_fault_found(const cert::Failure& f) override {
     CheckResults at = results_of(f.counts_at);
     if (at.counts[static_cast<size_t>(Outcome::Passed)] > 0)
       --at.counts[static_cast<size_t>(Outcome::Passed)];

@@ -211,7 +211,7 @@ CaseOutcome Engine::run_one(Case c, const WorkItem& item,
   remember(out.c, out.cls, ran, shrinkable);
   tell([&](Listener& l) { l.case_ran(item, out); });
   rerun_suspects();
-  report_late_failures();
+  report_late_faults_found();
   return out;
 }
 
@@ -225,7 +225,7 @@ void Engine::note_call(const CaseReport& r, const Call& call) {
 }
 
 void Engine::blame_late_fault(const LateFault& late) {
-  if (auto f = failure_of(late)) late_found_.push_back(std::move(*f));
+  if (auto f = failure_of(late)) late_faults_found_.push_back(std::move(*f));
   if (!late.ended_process) return;
   // The process died of that fault, and with it any thread another of its calls had left running,
   // before or after the blamed one: those calls' own late writes show only when they run again.
@@ -254,12 +254,13 @@ void Engine::rerun_suspects() {
     // Its own thread, caught right after the call (the round trip after it).
     if (r.exec.call && r.exec.fault == Fault::LateWrite)
       if (auto f = failure_of({r.exec.call, r.exec.fault, r.exec.message + ", when run again"}))
-        late_found_.push_back(std::move(*f));
+        late_faults_found_.push_back(std::move(*f));
   }
 }
 
-void Engine::report_late_failures() {
-  for (const cert::Failure& f : std::exchange(late_found_, {})) tell([&](Listener& l) { l.late_failure(f); });
+void Engine::report_late_faults_found() {
+  for (const cert::Failure& f : std::exchange(late_faults_found_, {}))
+    tell([&](Listener& l) { l.late_fault_found(f); });
 }
 
 void Engine::settle() {
@@ -270,7 +271,7 @@ void Engine::settle() {
     for (const LateFault& l : late) blame_late_fault(l);
     rerun_suspects();
   }
-  report_late_failures();
+  report_late_faults_found();
 }
 
 std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
@@ -552,7 +553,12 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
     // Candidates run in a fresh backend: a failure that shrinks must still fail on its own.
     std::unique_ptr<Backend> scratch = fresh_ ? fresh_() : nullptr;
     Runner runner(scratch ? *scratch : under_test_, oracle_, options_.run);
-    const std::string trial = path_for(stem, ".shrinking.json");
+    // In-process, a crash while shrinking takes dmlcert down: the candidate is on disk first, in
+    // one file rewritten in place (as the in-flight file is), since a shrink tries thousands of
+    // candidates and a file created and renamed for each cost most of a shrink's time.
+    std::optional<InFlightFile> trial;
+    if (!options_.isolated && !options_.repro_dir.empty()) trial.emplace(path_for(stem, ".shrinking.json"));
+    bool trial_warned = false;
     const std::string shrunk_name = out.c.name + "/shrunk";
     Case smallest = shrink_failure(
         *shrinkable, out.cls,
@@ -560,7 +566,14 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
           if (run_must_end()) return false;
           Case named = candidate;
           named.name = shrunk_name;
-          if (!options_.isolated && !options_.repro_dir.empty()) save(trial, named);
+          std::string error;
+          if (trial && !trial->write(named, &error) && !trial_warned) {
+            tell([&](Listener& l) {
+              l.warning("dmlcert: " + printable(error) +
+                        " (a crash while shrinking would leave no case behind)\n");
+            });
+            trial_warned = true;
+          }
           // A fault restarts the scratch process; keep shrinking in the new one.
           return runner.run(named, cls).outcome == outcome;
         },
@@ -568,8 +581,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
         [&](const Case& candidate, const Classification& cls, bool fails) {
           tell([&](Listener& l) { l.shrink_tried(item.id, candidate, cls, fails); });
         });
-    std::error_code ec;
-    fs::remove(trial, ec);
+    trial.reset();  // removes the file
     if (!(smallest.op == out.c.op && smallest.data == out.c.data)) {
       smallest.name = shrunk_name;
       smallest.origin = out.c.origin + " shrunk";

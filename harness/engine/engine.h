@@ -84,7 +84,7 @@ class Listener {
   // A case that ran earlier failed after all: a late fault of its call (a write into its bindings
   // after the call returned, or a crash after it) came to light with a later call or at the end of
   // the run. It counts where that case counted (Failure::counts_at).
-  virtual void late_failure(const cert::Failure& f) { (void)f; }
+  virtual void late_fault_found(const cert::Failure& f) { (void)f; }
   // A smaller case was tried while shrinking the failure of `id`: whether it still fails.
   virtual void shrink_tried(const cert::CheckId& id, const Case& candidate, const Classification& cls,
                             bool still_fails) {
@@ -266,7 +266,7 @@ class Engine {
   void rerun_suspects();
   // Tells the listeners of the late failures found since the last time (after the case that
   // revealed them).
-  void report_late_failures();
+  void report_late_faults_found();
   // Counts a failure once its repro files are known and tells the listeners.
   void publish(const cert::Failure& f, bool investigated);
   // Whether a failure of `outcome` against `check` is still among the first of its check to be
@@ -336,9 +336,9 @@ class Engine {
     bool passed = false;
   };
   std::deque<Call> calls_;
-  uint64_t process_ = 0;                   // counts the backend's process restarts
-  std::deque<Call> suspects_;              // calls whose threads died with a process, to run again
-  std::vector<cert::Failure> late_found_;  // not yet told (report_late_failures)
+  uint64_t process_ = 0;                          // counts the backend's process restarts
+  std::deque<Call> suspects_;                     // calls whose threads died with a process, to run again
+  std::vector<cert::Failure> late_faults_found_;  // not yet told (report_late_faults_found)
 };
 
 // The shell command that reruns a case file (or a .jsonl sequence, in order, in one process).

@@ -68,10 +68,10 @@ std::optional<Expectations> load_expectations(const std::string& path, std::stri
   // A previous JSON report: what failed then is known now.
   if (const std::string all = text.str();
       all.find_first_not_of(" \t\r\n") != std::string::npos && all[all.find_first_not_of(" \t\r\n")] == '{') {
-    std::string why;
-    const auto report = report_from_json(all, &why);
+    std::string not_a_report;
+    const auto report = report_from_json(all, &not_a_report);
     if (!report) {
-      *error = printable(path, 200) + ": not a dmlcert report (" + printable(why, 200) + ")";
+      *error = printable(path, 200) + ": not a dmlcert report (" + printable(not_a_report, 200) + ")";
       return std::nullopt;
     }
     for (const std::string& key : failing_keys(*report))

@@ -185,7 +185,7 @@ class FuzzShare final : public Share {
   }
 
   // A late fault of an earlier case is that case's failure.
-  void late_failure(const cert::Failure& f) override {
+  void late_fault_found(const cert::Failure& f) override {
     if (result_.outcomes["passed"] > 0) --result_.outcomes["passed"];
     ++result_.outcomes[std::string(name(f.outcome))];
     result_.failures.push_back({*f.id.number, f});
@@ -262,8 +262,9 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
 
 std::string fuzz_summary(const FuzzResult& r) {
   std::ostringstream os;
-  os << r.cases << " cases in " << r.seconds << " s (" << (r.seconds > 0 ? r.cases / r.seconds : 0)
-     << " cases/s), " << r.failures.size() << " failures";
+  os << r.cases << " cases in " << r.seconds << " s ("
+     << (r.seconds > 0 ? static_cast<double>(r.cases) / r.seconds : 0) << " cases/s), " << r.failures.size()
+     << " failures";
   if (r.interrupted) os << " (interrupted before the end)";
   if (r.generation_failures) os << ", " << r.generation_failures << " generation failures";
   os << "\nOutcomes:";
@@ -299,7 +300,7 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
   if (timings) {
     j["jobs"] = o.jobs;
     j["seconds"] = r.seconds;
-    j["cases_per_second"] = r.seconds > 0 ? r.cases / r.seconds : 0.0;
+    j["cases_per_second"] = r.seconds > 0 ? static_cast<double>(r.cases) / r.seconds : 0.0;
   }
   j["generation_failures"] = r.generation_failures;
   j["outcomes"] = r.outcomes;

@@ -73,7 +73,7 @@ struct FuzzFailure {
 struct ClassStats {
   uint64_t cases = 0;
   double seconds = 0;  // generation + run
-  double rate() const { return seconds > 0 ? cases / seconds : 0; }
+  double rate() const { return seconds > 0 ? static_cast<double>(cases) / seconds : 0; }
 };
 
 // Sizes of the output's dimensions, by position, at one rank: how often each dimension is

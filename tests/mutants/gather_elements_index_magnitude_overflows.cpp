@@ -18,7 +18,7 @@ class GatherElementsIndexMagnitudeOverflows final : public PatchedReference {
     std::vector<int64_t> resolved;
     bool out_of_range = false;
     for_each_coord(d->indices.sizes, [&](const Coord& c) {
-      const int64_t v = integer_value(d->indices.type, indices.at(c)).value_or(0);
+      const auto v = static_cast<int64_t>(integer_value(d->indices.type, indices.at(c)).value_or(0));
       const auto magnitude = static_cast<int64_t>(0 - static_cast<uint64_t>(v));  // BUG: wraps for INT64_MIN
       out_of_range = out_of_range || (v < 0 ? !negatives || magnitude > extent : v >= extent);
       resolved.push_back(v < 0 ? v + extent : v);

@@ -133,7 +133,7 @@ inline std::string descriptor_key(const OperatorDesc& d) {
 // The operator's own kernel, without its checks: what a backend runs once its own validation
 // (right or wrong) has passed.
 inline ExecResult run_kernel(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) {
-  return visit(desc, [&](const auto& d) { return reference::execute(d, level, b, Reading{}); });
+  return visit(desc, [&](const auto& d) { return reference::compute(d, level, b, Reading{}); });
 }
 
 // Which bytes of an output binding of `binding_bytes` hold a logical element; the others are

@@ -102,8 +102,8 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
     const Case& c = loaded.cases.front();
     const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
     d.rank = out.rank();
-    if (const auto s = support(op_kind(c.op), reduce_function(c.op), Role::OUTPUT, c.level))
-      d.min_rank = s->min_rank;
+    if (const auto row = support(op_kind(c.op), reduce_function(c.op), Role::OUTPUT, c.level))
+      d.min_rank = row->min_rank;
     d.output_elements = element_count(out.sizes).value_or(0);
   }
   const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --backend ";

@@ -147,15 +147,19 @@ int run(int argc, char** argv) {
   for (const Detection& d : found_with_corpus) caught_with_corpus += d.caught;
   std::sort(cases.begin(), cases.end());
   const double median =
-      cases.empty() ? 0
-                    : (cases.size() % 2 ? cases[cases.size() / 2]
-                                        : (cases[cases.size() / 2 - 1] + cases[cases.size() / 2]) / 2.0);
+      cases.empty()
+          ? 0
+          : (cases.size() % 2
+                 ? static_cast<double>(cases[cases.size() / 2])
+                 : static_cast<double>(cases[cases.size() / 2 - 1] + cases[cases.size() / 2]) / 2.0);
   size_t certified = 0;
   for (const auto& [v, ok] : legit) certified += ok;
 
   std::ostringstream md;
   char score[64];
-  std::snprintf(score, sizeof score, "%.1f%%", found.empty() ? 0.0 : 100.0 * caught / found.size());
+  std::snprintf(
+      score, sizeof score, "%.1f%%",
+      found.empty() ? 0.0 : 100.0 * static_cast<double>(caught) / static_cast<double>(found.size()));
   md << "# Mutation score\n\n"
      << "**Mutation score " << score << "** (" << caught << " of " << found.size()
      << " mutants caught). Cases to detection: **median " << median << ", max "

@@ -72,8 +72,8 @@ TEST_P(MutantTest, IsCaughtWithASmallReproThatReplays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, MutantTest, testing::ValuesIn(kMutants),
-                         [](const testing::TestParamInfo<MutantInfo>& info) {
-                           return std::string(info.param.id);
+                         [](const testing::TestParamInfo<MutantInfo>& row) {
+                           return std::string(row.param.id);
                          });
 
 class VariantTest : public testing::TestWithParam<variants::VariantInfo> {};
@@ -91,8 +91,8 @@ TEST_P(VariantTest, Certifies) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Legitimate, VariantTest, testing::ValuesIn(variants::kVariants),
-                         [](const testing::TestParamInfo<variants::VariantInfo>& info) {
-                           return std::string(info.param.id);
+                         [](const testing::TestParamInfo<variants::VariantInfo>& row) {
+                           return std::string(row.param.id);
                          });
 
 }  // namespace

@@ -66,7 +66,7 @@ TEST_P(BackendProp, SurvivesUnspecifiedCasesWithAnAdmissibleResult) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BackendProp, ::testing::ValuesIn(proptest::backend_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& row) { return row.param; });
 
 }  // namespace
 }  // namespace dmlcert::props

@@ -89,8 +89,8 @@ TEST_P(RelatedCases, GrowWithTheSize) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOperator, RelatedCases, ::testing::ValuesIn(all_ops()),
-                         [](const ::testing::TestParamInfo<OpKind>& info) {
-                           return std::string(name(info.param));
+                         [](const ::testing::TestParamInfo<OpKind>& row) {
+                           return std::string(name(row.param));
                          });
 
 // At rank 8 every dimension, the innermost included, is larger than 1 in a fair share of cases:
@@ -119,8 +119,8 @@ TEST_P(SizeBudgets, EveryDimensionOfRank8IsLargerThanOneInAFairShare) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOperator, SizeBudgets, ::testing::ValuesIn(all_ops()),
-                         [](const ::testing::TestParamInfo<OpKind>& info) {
-                           return std::string(name(info.param));
+                         [](const ::testing::TestParamInfo<OpKind>& row) {
+                           return std::string(name(row.param));
                          });
 
 }  // namespace
