@@ -241,6 +241,39 @@ void expect_each_cause_investigated_at_most_twice(const PluginRun& run) {
   }
 }
 
+// Exactly one flaky case, whose detail says `why`, named as such in every report format, and no
+// timeout or failure counted; the verdict fails on it only with --flaky-fails.
+void expect_one_flaky(const PluginRun& run, const std::string& why, bool flaky_fails) {
+  const json& totals = run.report["totals"];
+  EXPECT_EQ(totals["flaky"], 1) << totals;
+  EXPECT_EQ(totals["timeout"], 0) << totals;
+  EXPECT_EQ(totals["failed"], 0) << totals;
+  bool some_check_flaky = some_cell_is(run, "flaky");
+  for (const json& rule : run.report["rules"]) some_check_flaky |= rule["status"] == "flaky";
+  EXPECT_TRUE(some_check_flaky) << "no cell or rule check reads flaky";
+  EXPECT_EQ(run.report["flaky_fails"], flaky_fails);
+  ASSERT_EQ(run.report["flaky"].size(), 1u) << run.report["flaky"];
+  const json& flaky = run.report["flaky"][0];
+  const std::string where = flaky["where"], case_name = flaky["case"];
+  EXPECT_THAT(where, testing::HasSubstr("GATHER")) << where;
+  EXPECT_NE(flaky["detail"].get<std::string>().find(why), std::string::npos) << flaky["detail"];
+  EXPECT_EQ(run.report["verdict"].get<std::string>().find("(--flaky-fails)") != std::string::npos,
+            flaky_fails)
+      << run.report["verdict"];
+  // By name in the terminal summary, Markdown, HTML and JUnit (JSON above).
+  for (const auto& [format, text] :
+       std::map<std::string, std::string>{{"text", run.command.out},
+                                          {"markdown", slurp(run.dir / "report.md")},
+                                          {"html", slurp(run.dir / "report.html")},
+                                          {"junit", slurp(run.dir / "junit.xml")}}) {
+    EXPECT_NE(text.find(case_name), std::string::npos) << format << " does not name " << case_name;
+    EXPECT_NE(text.find(format == "junit" ? (flaky_fails ? "<failure type=\"flaky\"" : "<flakyFailure")
+                                          : "Flaky (1 case"),
+              std::string::npos)
+        << format << " does not say flaky";
+  }
+}
+
 // Each plugin is certified at the lowest level (2_1 has rank 4 only) and over the fewest operators
 // that still show both the cells it breaks and cells it must pass; failing calls cost a restart
 // of the isolation child each.
@@ -455,7 +488,37 @@ INSTANTIATE_TEST_SUITE_P(
                           for (const auto& entry : fs::directory_iterator(run.dir))
                             EXPECT_FALSE(entry.path().filename().string().starts_with("core"))
                                 << entry.path() << ": the backend process dumped core";
-                        }}),
+                        }},
+        // No verdict from load alone (docs/design.md, "Hangs"): a call that misses its deadline once
+        // and answers when run again alone, with a longer deadline, is flaky, named in every report,
+        // and does not fail the run; with --flaky-fails it does. (hang_on_every_call above: a hang
+        // that comes back is still a timeout.)
+        MisbehaviourRow{"hang_once_is_flaky", DMLCERT_HANG_ONCE_PLUGIN,
+                        "--level 2_1 --ops GATHER_ELEMENTS --timeout 0.5 --markdown report.md", 0,
+                        everywhere("passed|flaky"), 60,
+                        [](const PluginRun& run) { expect_one_flaky(run, "passed when run again alone", false); },
+                        /*replays=*/false},
+        MisbehaviourRow{"hang_once_fails_with_flaky_fails", DMLCERT_HANG_ONCE_PLUGIN,
+                        "--level 2_1 --ops GATHER_ELEMENTS --timeout 0.5 --markdown report.md --flaky-fails", 1,
+                        everywhere("passed|flaky"), 60,
+                        [](const PluginRun& run) { expect_one_flaky(run, "passed when run again alone", true); },
+                        /*replays=*/false},
+        // A flaky case is not one of the failures a run stops at (--stop-after-failures).
+        MisbehaviourRow{"hang_once_does_not_stop_the_run",
+                        DMLCERT_HANG_ONCE_PLUGIN,
+                        "--level 2_1 --ops GATHER_ELEMENTS --timeout 0.5 --markdown report.md --stop-after-failures 1",
+                        0,
+                        everywhere("passed|flaky"),
+                        60,
+                        [](const PluginRun& run) { expect_one_flaky(run, "passed when run again alone", false); },
+                        /*replays=*/false},
+        // A wrong output that comes back neither alone nor after the cases before it.
+        MisbehaviourRow{"wrong_once_is_flaky", DMLCERT_WRONG_ONCE_PLUGIN,
+                        "--level 2_1 --ops GATHER_ELEMENTS --markdown report.md", 0, everywhere("passed|flaky"), 60,
+                        [](const PluginRun& run) {
+                          expect_one_flaky(run, "did not fail again, alone or after the cases before it", false);
+                        },
+                        /*replays=*/false}),
     [](const testing::TestParamInfo<MisbehaviourRow>& row) { return row.param.name; });
 
 // Starts `dmlcert ARGS` in the background, in a process group of its own (as a shell's job).

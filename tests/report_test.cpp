@@ -133,6 +133,7 @@ struct CellVerdictRow {
   uint64_t not_run = 0;
   bool outside_scope = false;  // every case unimplemented
   bool missing = false;        // in the scope and not passing: keeps the backend from certification
+  bool flaky_fails = false;    // certify --flaky-fails
 };
 
 std::ostream& operator<<(std::ostream& os, const CellVerdictRow& r) {
@@ -151,6 +152,7 @@ TEST_P(CellVerdict, JudgesTheCasesInTheScope) {
   for (const auto& [outcome, n] : row.counts) cell.counts[static_cast<size_t>(outcome)] = n;
   for (uint64_t i = 0; i < row.not_run; ++i) cell.not_run.add("after a timeout in this cell");
   r.cells.push_back(cell);
+  r.flaky_fails = row.flaky_fails;
   EXPECT_EQ(outside_scope(r.cells[0]), row.outside_scope);
   EXPECT_EQ(missing_cells(r).size(), row.missing ? 1u : 0u);
   EXPECT_EQ(certified(r), !row.missing) << verdict(r);
@@ -166,7 +168,16 @@ INSTANTIATE_TEST_SUITE_P(
             "unimplemented_and_failed", {{Outcome::Unimplemented, 5}, {Outcome::Failed, 1}}, 0, false, true},
         CellVerdictRow{"passed_and_crashed", {{Outcome::Passed, 20}, {Outcome::Crash, 1}}, 0, false, true},
         CellVerdictRow{"unimplemented_then_not_run", {{Outcome::Unimplemented, 5}}, 3, false, true},
-        CellVerdictRow{"nothing_ran", {}, 0, false, true}),
+        CellVerdictRow{"nothing_ran", {}, 0, false, true},
+        // Failed once, passed when run again alone: a pass unless asked otherwise.
+        CellVerdictRow{"passed_and_flaky", {{Outcome::Passed, 20}, {Outcome::Flaky, 1}}},
+        CellVerdictRow{"passed_and_flaky_with_flaky_fails",
+                       {{Outcome::Passed, 20}, {Outcome::Flaky, 1}},
+                       0,
+                       false,
+                       true,
+                       true},
+        CellVerdictRow{"flaky_and_failed", {{Outcome::Flaky, 1}, {Outcome::Failed, 1}}, 0, false, true}),
     [](const testing::TestParamInfo<CellVerdictRow>& row) { return row.param.name; });
 
 }  // namespace

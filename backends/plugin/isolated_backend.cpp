@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -43,6 +45,14 @@ constexpr double kQuietExitGraceSeconds = 1.0;
 
 // Every live child, for kill_all_children() from a signal handler.
 constexpr size_t kMaxChildren = 64;
+// A deadline follows the machine: time the child spent ready to run but waiting for a CPU (a
+// loaded machine, starved_seconds()) does not count against it, up to this many times the
+// deadline in all. Why run-queue time rather than a calibration or the child's CPU time: a
+// calibration at the start goes stale when a parallel build starts later, and CPU time cannot
+// tell a starved call from a hang that sleeps (both use none), while run-queue time can: a hang
+// that sleeps or blocks is never ready to run, so it is caught at its deadline on any machine,
+// and one that spins is caught within this multiple of it however loaded the machine is.
+constexpr double kStarvedDeadlineCap = 4.0;
 std::array<std::atomic<pid_t>, kMaxChildren> g_children{};
 
 void remember_child(pid_t pid) {
@@ -104,6 +114,21 @@ double cpu_seconds(pid_t pid) {
     if (i == 15) stime = std::stoull(field);
   }
   return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// How long the child's threads were ready to run but waited for a CPU, in seconds, summed over
+// its threads (the second field of /proc/PID/task/TID/schedstat, in nanoseconds); 0 when
+// unreadable.
+double starved_seconds(pid_t pid) {
+  uint64_t waited_ns = 0;
+  std::error_code ec;
+  for (fs::directory_iterator task("/proc/" + std::to_string(pid) + "/task", ec), end; !ec && task != end;
+       task.increment(ec)) {
+    std::ifstream schedstat(task->path() / "schedstat");
+    uint64_t on_cpu = 0, waiting = 0;
+    if (schedstat >> on_cpu >> waiting) waited_ns += waiting;
+  }
+  return static_cast<double>(waited_ns) * 1e-9;
 }
 
 // What the plugin printed during one call: the first `cap` bytes, and a count of the rest.
@@ -386,11 +411,17 @@ class IsolatedBackend : public Backend {
   // Waits for one frame, draining the plugin's output and watching its deadline, its memory, its
   // CPU time and the run's stop request and time bound meanwhile. Bytes read past the frame stay
   // in inbox_ for the next wait, so that whatever the plugin writes into the channel shows.
+  // The deadline does not count time the child was starved of a CPU (kStarvedDeadlineCap).
   Wait wait(std::string& frame, double deadline_seconds) {
     const auto start = Clock::now();
-    const auto deadline =
-        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(deadline_seconds));
+    auto after = [&](double seconds) {
+      return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    };
+    auto deadline = after(deadline_seconds);
+    const auto last_deadline = after(deadline_seconds * kStarvedDeadlineCap);
     const double cpu_start = options_.cpu_seconds_per_call > 0 ? cpu_seconds(host_pid_) : 0;
+    // Read once the call has taken a tick: most calls answer within one, and never pay for /proc.
+    std::optional<double> starved_start;
     std::string& buffer = inbox_;
     while (true) {
       if (!buffer.empty()) {
@@ -407,13 +438,19 @@ class IsolatedBackend : public Backend {
       // A process the plugin forked may hold the socket open after the child died: ask the
       // kernel, not the socket.
       if (exited()) return Wait::Died;
-      const auto now = Clock::now();
+      auto now = Clock::now();
+      if (now >= deadline && starved_start) {
+        const double starved = starved_seconds(host_pid_) - *starved_start;
+        deadline = std::min(last_deadline, after(deadline_seconds + std::max(0.0, starved)));
+        now = Clock::now();
+      }
       if (now >= deadline) return Wait::Timeout;
       const int tick = static_cast<int>(std::min<int64_t>(
           20, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
       pollfd fds[2] = {{sock_, POLLIN, 0}, {out_fd_, POLLIN, 0}};
       const int ready = ::poll(fds, out_fd_ >= 0 ? 2 : 1, tick);
       if (ready < 0 && errno != EINTR) return Wait::Died;
+      if (ready == 0 && !starved_start && host_pid_ > 0) starved_start = starved_seconds(host_pid_);
       if (ready > 0 && (fds[1].revents & (POLLIN | POLLHUP))) drain_output();
       if (ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
         char chunk[1 << 16];

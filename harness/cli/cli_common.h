@@ -23,8 +23,8 @@ inline constexpr const char* kCertifyExitStatusHelp =
     "Exit status: 0 when the backend is certified for its scope (the operators asked for with --ops,\n"
     "the cells it claims through implements()), or, with --expect, when every failure is a known one\n"
     "and no entry has expired; 1 otherwise (a failure, a cell in the scope that did not run, an\n"
-    "incomplete run); 2 for a usage error; 130 or 143 when stopped by SIGINT or SIGTERM (the reports\n"
-    "are written, marked incomplete).";
+    "incomplete run; a flaky case only with --flaky-fails); 2 for a usage error; 130 or 143 when\n"
+    "stopped by SIGINT or SIGTERM (the reports are written, marked incomplete).";
 
 // `dmlcert --help`: both of the above, in one paragraph.
 inline constexpr const char* kOverallExitStatusHelp =

@@ -15,6 +15,7 @@
 #include "failure_printer.h"
 #include "plugin/containment.h"
 #include "progress.h"
+#include "registry.h"
 #include "report_files.h"
 #include "report_summary.h"
 #include "repro_dir.h"
@@ -34,6 +35,7 @@ struct CertifyArgs {
   int stop_after_failures = 0;
   unsigned jobs = default_jobs();
   int max_timeouts = 10;
+  bool flaky_fails = false;
   double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
   AccumulationProfile profile = AccumulationProfile::Default;
@@ -50,6 +52,7 @@ int certify(CertifyArgs& a) {
   o.ops = a.ops;
   o.stop_after_failures = a.stop_after_failures;
   o.max_timeouts = a.max_timeouts;
+  o.flaky_fails = a.flaky_fails;
   o.time_limit_is_budgets = a.time_limit < 0;
   o.time_limit_seconds = o.time_limit_is_budgets ? o.budget.time_bound_seconds : a.time_limit;
   // Everything that can be checked before the first case: the corpus, the repro directory, the
@@ -126,6 +129,14 @@ int certify(CertifyArgs& a) {
   // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
   o.engine.run.max_buffer_bytes = uint64_t{16} << 20;
   o.engine.hang_shrink_seconds = 6 * a.isolation.floor_seconds;
+  // A timeout runs again alone with longer deadlines before it counts (docs/design.md, "Hangs").
+  plugin::IsolationOptions patient = backends->isolation;
+  patient.floor_seconds *= engine::kRetryStretch;
+  patient.bytes_per_second /= engine::kRetryStretch;
+  o.engine.patient = [spec = backends->spec, patient]() -> std::unique_ptr<Backend> {
+    std::string error;
+    return backends::open(spec, patient, &error);
+  };
   Progress progress("certify");
   engine::FailurePrinter printer([&](const std::string& block) { progress.print(block); });
   o.engine.listeners.push_back(&printer);
@@ -197,6 +208,11 @@ void add_certify_command(CLI::App& app) {
                   "rest of that operator; the report marks every case not run and why")
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
+  cmd->add_flag("--flaky-fails", args->flaky_fails,
+                "Count flaky cases against the verdict. A timeout runs again alone in a fresh process "
+                "with 4 times its deadline before it counts, and a wrong result that comes back neither "
+                "alone nor after the cases before it is not a failure either: each is reported as flaky, "
+                "by name, in every report, and by default does not fail the run");
   cmd->add_option("--time-limit", args->time_limit,
                   "Stop after this many seconds and write the reports, marked incomplete, saying what did "
                   "not run (0: no limit). Default: the budget's time bound, whatever the backend does: "

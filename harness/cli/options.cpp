@@ -128,7 +128,8 @@ void add_isolation_options(CLI::App& cmd, plugin::IsolationOptions* options) {
   options->memory_limit_bytes = plugin::default_memory_limit();
   cmd.add_option("--timeout", options->floor_seconds,
                  "Seconds every call may take before it counts as a timeout; large cases get more in "
-                 "proportion to their bytes")
+                 "proportion to their bytes, and time the backend's process waited for a CPU on a busy "
+                 "machine does not count (up to 4 times the deadline in all)")
       ->check(number_in(0.1, kMaxSeconds))
       ->capture_default_str();
   cmd.add_option_function<double>(

@@ -261,6 +261,7 @@ class Certification final : public Share {
     report_.backend_max_level = under_test_ ? under_test_->max_feature_level() : options_.level;
     report_.budget = options_.budget.name;
     report_.accumulation = options_.engine.run.profile;
+    report_.flaky_fails = options_.flaky_fails;
     report_.shards = {options_.shard};
     report_.seed = options_.seed;
     report_.dmlcert_version = DMLCERT_VERSION;

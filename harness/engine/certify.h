@@ -62,6 +62,10 @@ struct CertifyOptions {
   // in the run, the run stops calling the backend.
   int timeouts_per_operator = 3;
   int max_timeouts = 10;
+  // A flaky case (a timeout that passed when run again alone with a longer deadline, or a wrong
+  // result that never came back) fails its cell or check, as a failure would (--flaky-fails). By
+  // default it is reported by name and does not.
+  bool flaky_fails = false;
   // Stop, with the report marked incomplete, after this long (0: no limit). The run's time bound
   // (interrupt.h) ends a call, a confirmation or a shrink in progress at the same moment.
   double time_limit_seconds = 0;

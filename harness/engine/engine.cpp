@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <utility>
@@ -39,6 +40,15 @@ constexpr double kLateSettleSeconds = 0.25;
 // fault that does not come back costs all of it; on a loaded machine a thread that sleeps 3 ms
 // has been seen to write after more than a quarter of a second.
 constexpr double kConfirmSettleSeconds = 2.0;
+// A load cannot make a correct backend's output wrong, but a backend whose result depends on
+// timing (a race between its threads) can be wrong once and right ever after: such a failure,
+// when neither the case alone nor any sequence of the cases before it brings it back, is flaky.
+// (A timeout is retried with a longer deadline instead: Engine::timeout_was_flaky.) A write out of
+// bounds or after the return, a crash or a limit are never the machine's doing, and count whether
+// or not they come back.
+bool may_be_flaky(Outcome o) {
+  return o == Outcome::Failed;
+}
 
 // The kernels whose state a case may share with earlier ones, as numbers (every case is
 // remembered, so no text): its operator, then its operator and REDUCE function (0 without one).
@@ -196,8 +206,9 @@ CaseOutcome Engine::run_one(Case c, const WorkItem& item,
   }
   note_call(out.report, Call{out.report.exec.call, item.id, out.counts_at, out.c, out.cls, process_, 0,
                              out.report.outcome == Outcome::Passed});
-  if (fails_run(out.report.outcome)) investigate_failure(out, item, shrinkable);
-  remember(out.c, out.cls, out.report.outcome, shrinkable);
+  const Outcome ran = out.report.outcome;  // a timeout found flaky still ended its process
+  if (fails_run(ran)) investigate_failure(out, item, shrinkable);
+  remember(out.c, out.cls, ran, shrinkable);
   tell([&](Listener& l) { l.case_ran(item, out); });
   rerun_suspects();
   report_late_faults_found();
@@ -362,8 +373,9 @@ void Engine::remember(const Case& c, const Classification& cls, Outcome outcome,
   if (recent_cases_.size() > kRecentCases) recent_cases_.pop_front();
 }
 
-std::optional<Outcome> Engine::replay(const std::vector<Classified>& cases, bool settle) {
-  std::unique_ptr<Backend> backend = fresh_();
+std::optional<Outcome> Engine::replay(const std::vector<Classified>& cases, bool settle,
+                                      const BackendFactory* open) {
+  std::unique_ptr<Backend> backend = open ? (*open)() : fresh_();
   if (!backend) return std::nullopt;
   // Only the last case is watched after its call: a late fault of an earlier one shows with the
   // next call anyway, and a wait after each of a bisection's cases cost seconds per trial.
@@ -488,7 +500,6 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   f.cause_known = investigated && !known && !cause_is_new(item.id, outcome, f.detail);
   const bool affordable =
       !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
-  if (hang && affordable) ++hang_confirms_;
 
   // (1) Confirm alone in a fresh process; (2) bisect the cases before it when it does not fail
   // alone; (3) shrink what fails alone.
@@ -497,7 +508,23 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   const bool settle =
       is_late_fault(outcome) ||
       (outcome == Outcome::Crash && out.report.exec.message.starts_with("after the call returned"));
-  if (options_.confirm && fresh_ && affordable && !run_must_end()) {
+  // Every timeout is retried (until one comes back), not only the first few of its check: each
+  // one that is the machine's would otherwise end its cell.
+  const bool retried = outcome == Outcome::Timeout && options_.confirm && options_.patient && !known &&
+                       hangs_reproduced_ == 0 && !run_must_end();
+  if (retried && timeout_was_flaky(out, f)) {
+    tell([&](Listener& l) { l.failure_confirmed(f); });
+    if (!f.repro.empty())
+      f.reproduce =
+          reproduce_command(options_.program, f.repro, options_.backend_spec, options_.backend_flags);
+    publish(f, investigated);
+    out.failure = std::move(f);
+    return;
+  }
+  if (hang && affordable) ++hang_confirms_;
+  if (retried) {
+    // Its confirmation: it hung again, alone, with a longer deadline.
+  } else if (options_.confirm && fresh_ && affordable && !run_must_end()) {
     if (sequence_fails({{&out.c, &out.cls}}, outcome, settle)) {
       f.confirmation = cert::Confirmation::Reproduced;
     } else if (!hang) {
@@ -511,6 +538,10 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
       }
     } else {
       f.confirmation = cert::Confirmation::NotReproduced;
+    }
+    if (f.confirmation == cert::Confirmation::NotReproduced && may_be_flaky(outcome)) {
+      f.detail += "; it did not fail again, alone or after the cases before it, in a fresh process";
+      f.outcome = out.report.outcome = Outcome::Flaky;
     }
   }
   tell([&](Listener& l) { l.failure_confirmed(f); });
@@ -566,8 +597,27 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   out.failure = std::move(f);
 }
 
+bool Engine::timeout_was_flaky(CaseOutcome& out, cert::Failure& f) {
+  const std::optional<Outcome> again = replay({{&out.c, &out.cls}}, /*settle=*/false, &options_.patient);
+  if (!again) return false;  // no fresh process: the timeout counts, unconfirmed
+  if (fails_run(*again)) {
+    f.confirmation = cert::Confirmation::Reproduced;
+    if (*again == Outcome::Timeout) ++hangs_reproduced_;
+    return false;
+  }
+  char retry[160];
+  std::snprintf(retry, sizeof retry,
+                "; it passed when run again alone in a fresh process with %g times the deadline",
+                kRetryStretch);
+  f.detail += retry;
+  f.outcome = out.report.outcome = Outcome::Flaky;
+  f.confirmation = cert::Confirmation::NotReproduced;
+  return true;
+}
+
 void Engine::publish(const cert::Failure& f, bool investigated) {
-  ++failures_;
+  // A flaky case is reported, not counted: it does not stop a run that stops at its first failures.
+  if (f.outcome != Outcome::Flaky) ++failures_;
   tell([&](Listener& l) { l.cause_found(f, investigated); });
 }
 

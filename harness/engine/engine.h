@@ -52,6 +52,13 @@ struct Task {
 // confirming a failure alone, replaying sequences and shrinking.
 using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 
+// How much longer a timeout's retry may take than the call's own deadline (EngineOptions::patient):
+// the deadline plus a margin of three times it. On two cores shared with a parallel build, a call
+// that answers at once alone was seen to miss its 5 s deadline; the retry runs alone in a fresh
+// process and, besides, does not count time its process was starved of a CPU
+// (backends/plugin/isolated_backend.cpp, kStarvedDeadlineCap).
+inline constexpr double kRetryStretch = 4.0;
+
 // How one case of a task ended.
 struct CaseOutcome {
   bool generated = false;  // false: the generator gave up on this item (counted as skipped)
@@ -164,6 +171,10 @@ struct EngineOptions {
   int max_hang_confirms = 1;  // hangs confirmed and shrunk per worker: each step may cost a deadline
   double hang_shrink_seconds = 30;
   bool confirm = true;
+  // A fresh backend whose calls have kRetryStretch times the deadlines of the backend under test,
+  // to run a timeout again before it counts (Engine::timeout_was_flaky). Null: a timeout is
+  // confirmed with its own deadline, and is never flaky.
+  BackendFactory patient;
   // Whether a failure counting against this check is already expected (certify --expect): such a
   // failure is saved and reported but not confirmed, bisected or shrunk, each of which starts fresh
   // backend processes (seconds each for a library as large as libtorch).
@@ -214,7 +225,7 @@ class Engine {
   // At the end of a run: waits briefly for a late fault of the last call, which no later call
   // would reveal, and reports its failure and those of the calls that run again because of it.
   void settle();
-  size_t failures() const { return failures_; }
+  size_t failures() const { return failures_; }  // flaky ones not counted
   // Why repro files stopped being written (the repro directory ran out of space), for the report;
   // empty while they are written.
   std::string repro_error() const;
@@ -231,8 +242,14 @@ class Engine {
     const Classification* cls;
   };
   // Runs cases in order in a fresh backend; how the last one ended (nullopt: no fresh backend).
-  // With `settle`, a late fault is waited for after the last call (kConfirmSettleSeconds).
-  std::optional<Outcome> replay(const std::vector<Classified>& cases, bool settle);
+  // With `settle`, a late fault is waited for after the last call (kConfirmSettleSeconds). `open`:
+  // where the fresh backend comes from, when not from the usual factory.
+  std::optional<Outcome> replay(const std::vector<Classified>& cases, bool settle,
+                                const BackendFactory* open = nullptr);
+  // A timeout runs again alone in a fresh process with a longer deadline before it counts
+  // (EngineOptions::patient): one that passes then is the machine's, and becomes Outcome::Flaky.
+  // True when it did.
+  bool timeout_was_flaky(CaseOutcome& out, cert::Failure& f);
   // Whether replay() ends with `outcome` (waiting for a late fault after the last call with `settle`).
   bool sequence_fails(const std::vector<Classified>& cases, Outcome outcome, bool settle);
   // A late fault that names an earlier call: the failure of the case that made that call.
@@ -284,6 +301,10 @@ class Engine {
   bool in_flight_warned_ = false;
   size_t failures_ = 0;
   int shrinks_ = 0, hang_confirms_ = 0;
+  // Timeouts that came back when run again with a longer deadline: once one has, the backend is
+  // known to hang, and later timeouts count without a retry, which would cost a longer deadline
+  // each.
+  int hangs_reproduced_ = 0;
   std::map<std::string, int> investigated_;  // check and outcome -> failures investigated there
   // The cases the backend's current process has run: the first few, the latest, and the latest
   // of each operator and of each REDUCE function (a backend keeps its state per operator or per

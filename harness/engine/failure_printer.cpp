@@ -5,7 +5,9 @@
 namespace dmlcert::engine {
 
 std::string failure_block(const cert::Failure& f) {
-  std::string block = "FAILED " + printable(f.id.to_string()) + ": " + std::string(name(f.outcome)) +
+  // A flaky case failed once and passed when run again: not a failure unless asked (--flaky-fails).
+  std::string block = std::string(f.outcome == Outcome::Flaky ? "FLAKY " : "FAILED ") +
+                      printable(f.id.to_string()) + ": " + std::string(name(f.outcome)) +
                       (f.detail.empty() ? "" : ": " + printable(f.detail, 600)) + "\n";
   if (f.confirmation != cert::Confirmation::Unchecked)
     block +=

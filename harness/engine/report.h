@@ -22,10 +22,12 @@ namespace dmlcert::cert {
 using Counts = std::array<uint64_t, kOutcomeCount>;  // indexed by Outcome
 
 // A cell's or rule's status: the worst outcome it saw (crash, timeout, oob, late-write, limit,
-// failed, mistrusted, passed, unimplemented, in that order), or nullopt when nothing ran for it.
-// Unimplemented only when every case was: cases outside the scope never hide a pass.
+// failed, mistrusted, flaky, passed, unimplemented, in that order), or nullopt when nothing ran for
+// it. Unimplemented only when every case was: cases outside the scope never hide a pass.
 std::optional<Outcome> status(const Counts& c);
-bool is_pass(const Counts& c);  // ran, and every case in the scope passed (skipped cases do not count)
+// Ran, and every case in the scope passed (skipped cases do not count); a flaky case counts as a
+// pass unless `flaky_fails` (certify --flaky-fails).
+bool is_pass(const Counts& c, bool flaky_fails = false);
 void add(Counts& into, const Counts& from);
 
 // Planned cases that were never run, and why (the first reason that applied): "after a timeout in
@@ -163,7 +165,12 @@ struct Report {
   // Why repro files stopped being written (the repro directory ran out of space): the failures
   // found after it have none. Empty when every repro file was written.
   std::string repro_error;
+  // certify --flaky-fails: a flaky case (one that passed when run again alone) fails its cell or
+  // check, as a failure would. By default it is reported, by name, and does not.
+  bool flaky_fails = false;
 };
+// The flaky failures of a report (Outcome::Flaky): what passed when run again alone.
+std::vector<const Failure*> flaky_failures(const Report& r);
 
 // A backend is slow when its calls take kSlowCallSeconds or more on average: a certification's
 // cases are small, and a backend answers them in micro- to milliseconds; at half a second a call,
@@ -185,7 +192,7 @@ bool outside_scope(const CellResult& c);
 std::vector<const CellResult*> missing_cells(const Report& r);
 // Certified for its scope: complete, not stopped early, the backend claims the level and at least
 // one cell, every cell in the scope passes, and no rule check, robustness check or corpus case
-// failed.
+// failed (a flaky one counts as failed only with Report::flaky_fails).
 bool certified(const Report& r);
 // What a failing cell, rule check or corpus case is called in expectation files and reports:
 // the cell key, "invalid/RULE", "unspecified/RULE", "robustness/CHECK", "corpus/CASE-NAME".

@@ -25,7 +25,7 @@ dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin
 dl.facts dd{margin:0}code,pre{background:#f6f6f6;font-size:12px}pre{padding:.4em;overflow-x:auto;white-space:pre-wrap}
 .passed{background:#8fd18f}.failed,.mistrusted{background:#f08080}.crash{background:#b22222;color:#fff}
 .timeout{background:#ff9f40}.oob,.late-write,.limit{background:#9b59b6;color:#fff}.unimplemented{background:#e4e4e4}
-.not-run{background:#fff}.stopped{background:#ffe08a}a{color:inherit}.group{border-left:4px solid #f08080;padding-left:.8em;margin:1em 0}.group.known{border-left-color:#ccc;color:#555}.known-tag{background:#e4e4e4}
+.flaky{background:#d6ecff}.not-run{background:#fff}.stopped{background:#ffe08a}a{color:inherit}.group{border-left:4px solid #f08080;padding-left:.8em;margin:1em 0}.group.known{border-left-color:#ccc;color:#555}.known-tag{background:#e4e4e4}
 .legend span{padding:0 .4em;margin-right:.3em;border:1px solid #ccc}
 </style>)";
 
@@ -113,9 +113,10 @@ std::string to_html(const Report& r, const std::string& link_base) {
 
   out << "<h2>Support matrix at " << name(r.level) << "</h2>\n<p class=\"legend\">";
   for (const char* word : {"passed", "failed", "crash", "timeout", "oob", "late-write", "limit",
-                           "unimplemented", "mistrusted", "stopped"})
+                           "unimplemented", "mistrusted", "flaky", "stopped"})
     out << "<span class=\"" << word << "\">" << word << "</span>";
-  out << " · unimplemented: outside the backend's scope · a cell that did not pass links to its cause</p>\n";
+  out << " · unimplemented: outside the backend's scope · flaky: failed once, passed when run again alone"
+      << " · a cell that did not pass links to its cause</p>\n";
   std::set<uint32_t> ranks;
   for (const CellResult& c : r.cells) ranks.insert(c.cell.rank);
   out << "<table><tr><th class=\"l\">operator</th><th class=\"l\">type</th>";
@@ -155,6 +156,18 @@ std::string to_html(const Report& r, const std::string& link_base) {
   }
   out << "</table>\n";
 
+  if (const auto flaky = flaky_failures(r); !flaky.empty()) {
+    out << "<h2>Flaky (" << counted(flaky.size(), "case")
+        << ")</h2>\n<p>Failed once, passed when run again alone"
+        << (r.flaky_fails ? "; they fail the run (--flaky-fails)." : "; they do not fail the run.")
+        << "</p>\n<table><tr><th class=\"l\">where</th><th class=\"l\">case</th><th class=\"l\">what "
+           "happened</th></tr>\n";
+    for (const Failure* f : flaky)
+      out << "<tr><td class=\"l\">" << escaped(f->counts_at.to_string()) << "</td><td class=\"l\"><code>"
+          << escaped(f->case_name) << "</code></td><td class=\"l flaky\">" << escaped(f->detail)
+          << "</td></tr>\n";
+    out << "</table>\n";
+  }
   if (!r.profile.empty()) {
     out << "<h2>Behaviour on unspecified (class U) cases</h2>\n<p>What the backend did where the "
            "specification "

@@ -98,6 +98,12 @@ std::string to_json(const Report& r) {
   j["repro_error"] = r.repro_error.empty() ? json(nullptr) : json(r.repro_error);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
+  j["flaky_fails"] = r.flaky_fails;
+  // What passed when run again alone, by name: also among "failures", with outcome "flaky".
+  j["flaky"] = json::array();
+  for (const Failure* f : flaky_failures(r))
+    j["flaky"].push_back(
+        {{"where", f->counts_at.to_string()}, {"case", f->case_name}, {"detail", f->detail}});
   j["totals"] = counts_json(totals(r));
   json missing = json::array();
   for (const CellResult* c : missing_cells(r))
@@ -209,6 +215,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     }
     if (j.contains("repro_error") && j["repro_error"].is_string())
       r.repro_error = j["repro_error"].get<std::string>();
+    r.flaky_fails = j.value("flaky_fails", false);
     if (j.contains("backend_time") && j["backend_time"].is_object()) {
       const json& t = j["backend_time"];
       r.backend_time = {t.value("calls", uint64_t{0}), t.value("seconds", 0.0), t.value("slowest", 0.0)};

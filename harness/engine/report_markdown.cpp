@@ -84,6 +84,14 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
       out << "\n";
     }
   }
+  if (const auto flaky = flaky_failures(r); !flaky.empty()) {
+    out << "\n## Flaky (" << counted(flaky.size(), "case") << ")\n\nFailed once, passed when run again alone"
+        << (r.flaky_fails ? "; they fail the run (--flaky-fails)." : "; they do not fail the run.")
+        << "\n\n| where | case | what happened |\n|---|---|---|\n";
+    for (const Failure* f : flaky)
+      out << "| " << f->counts_at.to_string() << " | `" << cell_text(f->case_name) << "` | "
+          << cell_text(f->detail) << " |\n";
+  }
   if (!r.profile.empty()) {
     out << "\n## Behaviour on unspecified (class U) cases\n\n| rule | what the backend did |\n|---|---|\n";
     for (const BehaviourCounts& b : r.profile) out << "| " << b.rule << " | " << profile_text(b) << " |\n";

@@ -35,6 +35,7 @@ char status_letter(const Counts& c, uint64_t not_run) {
     case Outcome::Oob: return 'O';
     case Outcome::LateWrite: return 'W';
     case Outcome::Limit: return 'L';
+    case Outcome::Flaky: return 'K';
     case Outcome::Skipped: return '-';
   }
   return '?';

@@ -26,14 +26,14 @@ struct MatrixRow {
 std::vector<MatrixRow> build_matrix(const Report& r);
 
 // One-letter status: P passed, F failed, M mistrusted, U unimplemented, C crash, T timeout,
-// O oob, W late-write, L limit, S stopped (planned, never run: after timeouts, or the run
-// stopped), - not run (another shard's).
+// O oob, W late-write, L limit, K flaky (failed once, passed when run again alone), S stopped (planned, never
+// run: after timeouts, or the run stopped), - not run (another shard's).
 char status_letter(const Counts& c, uint64_t not_run = 0);
 // "passed", ..., "stopped", "not-run".
 std::string status_word(const Counts& c, uint64_t not_run = 0);
 inline constexpr const char* kStatusLegend =
     "P passed, F failed, C crash, T timeout, O oob, W late-write, L limit, U unimplemented, "
-    "M mistrusted, S stopped before it ran, - not run";
+    "M mistrusted, K flaky (failed once, passed when run again alone), S stopped before it ran, - not run";
 
 // Short column heads: F64 F32 F16 I64 ... U8.
 std::string short_type(DataType t);

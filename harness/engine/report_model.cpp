@@ -12,9 +12,11 @@ namespace {
 // their (operator, function, input type)), so a cell whose other cases passed passes. A cell keyed
 // by an index type (GATHER_ELEMENTS/indices/INT64) mixes input types the backend claims with
 // some it may not.
-constexpr Outcome kSeverity[] = {Outcome::Crash,      Outcome::Timeout, Outcome::Oob,
-                                 Outcome::LateWrite,  Outcome::Limit,   Outcome::Failed,
-                                 Outcome::Mistrusted, Outcome::Passed,  Outcome::Unimplemented};
+// Flaky ranks below every failure and above a pass: a cell of passes and one flaky case reads
+// flaky, which the verdict counts as a pass unless asked otherwise (Report::flaky_fails).
+constexpr Outcome kSeverity[] = {
+    Outcome::Crash,  Outcome::Timeout,    Outcome::Oob,   Outcome::LateWrite, Outcome::Limit,
+    Outcome::Failed, Outcome::Mistrusted, Outcome::Flaky, Outcome::Passed,    Outcome::Unimplemented};
 uint64_t n(const Counts& c, Outcome o) {
   return c[static_cast<size_t>(o)];
 }
@@ -35,8 +37,16 @@ std::optional<Outcome> status(const Counts& c) {
   return std::nullopt;
 }
 
-bool is_pass(const Counts& c) {
-  return status(c) == Outcome::Passed;
+bool is_pass(const Counts& c, bool flaky_fails) {
+  const auto s = status(c);
+  return s == Outcome::Passed || (s == Outcome::Flaky && !flaky_fails);
+}
+
+std::vector<const Failure*> flaky_failures(const Report& r) {
+  std::vector<const Failure*> out;
+  for (const Failure& f : r.failures)
+    if (f.outcome == Outcome::Flaky) out.push_back(&f);
+  return out;
 }
 
 void add(Counts& into, const Counts& from) {
@@ -67,14 +77,16 @@ bool outside_scope(const CellResult& c) {
 std::vector<const CellResult*> missing_cells(const Report& r) {
   std::vector<const CellResult*> out;
   for (const auto& c : r.cells)
-    if (!is_pass(c.counts) && !outside_scope(c)) out.push_back(&c);
+    if (!is_pass(c.counts, r.flaky_fails) && !outside_scope(c)) out.push_back(&c);
   return out;
 }
 
 namespace {
-bool failing(const Counts& c, const NotRun& not_run) {
+bool failing(const Counts& c, const NotRun& not_run, bool flaky_fails) {
   auto s = status(c);
-  return (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) || (!s && not_run.count);
+  return (s && *s != Outcome::Passed && *s != Outcome::Unimplemented &&
+          (*s != Outcome::Flaky || flaky_fails)) ||
+         (!s && not_run.count);
 }
 bool claims_anything(const Report& r) {
   return std::any_of(r.scope.claims.begin(), r.scope.claims.end(), [](const auto& c) { return c.claimed; });
@@ -86,15 +98,15 @@ bool certified(const Report& r) {
       !claims_anything(r))
     return false;
   for (const auto& rule : r.rules)
-    if (failing(rule.counts, rule.not_run)) return false;
-  return !failing(r.corpus, r.corpus_not_run);
+    if (failing(rule.counts, rule.not_run, r.flaky_fails)) return false;
+  return !failing(r.corpus, r.corpus_not_run, r.flaky_fails);
 }
 
 std::vector<std::string> failing_keys(const Report& r) {
   std::vector<std::string> keys;
   for (const CellResult* c : missing_cells(r)) keys.push_back(CheckId::of_cell(c->cell).to_string());
   for (const auto& rule : r.rules)
-    if (failing(rule.counts, rule.not_run))
+    if (failing(rule.counts, rule.not_run, r.flaky_fails))
       keys.push_back(CheckId::of_rule(rule.section, rule.rule).to_string());
   for (const Failure& f : r.failures)
     if (f.counts_at.kind == CheckKind::Corpus) {
@@ -226,8 +238,15 @@ std::string verdict(const Report& r) {
       (r.accumulation == AccumulationProfile::Relaxed
            ? ", FLOAT16 reductions judged as accumulating in float16 (--fp16-accumulation float16)"
            : "");
-  if (certified(r)) return "CERTIFIED" + where;
+  const size_t flaky = flaky_failures(r).size();
+  const std::string flaky_cases = std::to_string(flaky) + (flaky == 1 ? " flaky case" : " flaky cases");
+  if (certified(r))
+    return "CERTIFIED" + where +
+           (flaky ? "; " + flaky_cases +
+                        " passed when run again alone (listed as flaky; --flaky-fails fails them)"
+                  : "");
   std::vector<std::string> why;
+  if (flaky && r.flaky_fails) why.push_back(flaky_cases + " (--flaky-fails)");
   if (!r.stopped.empty()) {
     const uint64_t missed = not_run_count(r), planned = missed + total_of(totals(r));
     why.push_back("the run is incomplete (" + r.stopped + "; " + std::to_string(missed) + " of " +
@@ -245,9 +264,9 @@ std::string verdict(const Report& r) {
                   " cells in the scope do not pass");
   }
   size_t rules = 0;
-  for (const auto& rule : r.rules) rules += failing(rule.counts, rule.not_run);
+  for (const auto& rule : r.rules) rules += failing(rule.counts, rule.not_run, r.flaky_fails);
   if (rules) why.push_back(std::to_string(rules) + (rules == 1 ? " rule check fails" : " rule checks fail"));
-  if (failing(r.corpus, r.corpus_not_run)) why.push_back("corpus cases fail");
+  if (failing(r.corpus, r.corpus_not_run, r.flaky_fails)) why.push_back("corpus cases fail");
   std::string text = "NOT CERTIFIED" + where;
   for (size_t i = 0; i < why.size(); ++i) text += (i ? "; " : ": ") + why[i];
   if (r.expectations && r.expectations->holds())

@@ -43,7 +43,7 @@ std::string to_text(const Report& r) {
     auto s = status(rule.counts);
     if (s && *s != Outcome::Passed && *s != Outcome::Unimplemented) {
       out << "\n  " << name(rule.section) << ' ' << rule.rule << ": " << name(*s);
-      ++bad;
+      bad += *s != Outcome::Flaky || r.flaky_fails;
     } else if (!s && rule.not_run.count) {
       ++stopped;
     } else if (!s) {
@@ -102,6 +102,18 @@ std::string to_text(const Report& r) {
           << (g.known ? " (known)" : "") << ": " << g.cause << "\n";
       if (!g.failures.front()->reproduce.empty())
         out << "    reproduce: " << g.failures.front()->reproduce << "\n";
+    }
+  }
+  if (const auto flaky = flaky_failures(r); !flaky.empty()) {
+    out << "Flaky (" << counted(flaky.size(), "case") << " that failed once and passed when run again alone"
+        << (r.flaky_fails ? "; they fail the run: --flaky-fails" : "; they do not fail the run") << "):\n";
+    size_t shown = 0;
+    for (const Failure* f : flaky) {
+      if (shown++ == 12) {
+        out << "  ... and " << flaky.size() - 12 << " more (see the report)\n";
+        break;
+      }
+      out << "  " << f->counts_at.to_string() << ": " << f->case_name << ": " << f->detail << "\n";
     }
   }
   if (r.expectations) out << "Expectations: " << expectations_text(*r.expectations) << "\n";

@@ -22,6 +22,7 @@ std::string_view name(Outcome o) {
     case Outcome::Oob: return "oob";
     case Outcome::LateWrite: return "late-write";
     case Outcome::Limit: return "limit";
+    case Outcome::Flaky: return "flaky";
   }
   return "outcome?";
 }
@@ -33,7 +34,7 @@ std::optional<Outcome> parse_outcome(std::string_view s) {
 }
 
 bool fails_run(Outcome o) {
-  return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped;
+  return o != Outcome::Passed && o != Outcome::Unimplemented && o != Outcome::Skipped && o != Outcome::Flaky;
 }
 
 std::string fault_detail(Fault f, Outcome outcome, const std::string& message) {

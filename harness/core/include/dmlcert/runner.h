@@ -15,7 +15,9 @@
 namespace dmlcert {
 
 // The result taxonomy (docs/design.md, "Outcomes"). Crash, Timeout, Oob, LateWrite and Limit
-// only come from isolated or guarded execution.
+// only come from isolated or guarded execution. Flaky never comes from a run of one case: the
+// engine makes it of a timeout that passed when run again alone with a longer deadline, or of a
+// wrong result that never came back (engine.h, Engine::investigate_failure).
 enum class Outcome {
   Passed,
   Failed,
@@ -26,12 +28,14 @@ enum class Outcome {
   Timeout,
   Oob,
   LateWrite,
-  Limit
+  Limit,
+  Flaky
 };
-inline constexpr int kOutcomeCount = 10;
+inline constexpr int kOutcomeCount = 11;
 std::string_view name(Outcome o);  // "passed", "failed", ...
 std::optional<Outcome> parse_outcome(std::string_view s);
-// Passed, Unimplemented and Skipped do not fail a run; every other outcome does.
+// Passed, Unimplemented, Skipped and Flaky do not fail a run; every other outcome does. A
+// certification counts Flaky against the verdict only when asked (certify --flaky-fails).
 bool fails_run(Outcome o);
 // The detail of a case ended by fault f as `outcome`: the fault's message, after the fault's name
 // only where the outcome does not already say it (a report line reads "oob: wrote 1 byte before
