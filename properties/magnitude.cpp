@@ -19,8 +19,9 @@ constexpr uint32_t kMinLargeExponent = 7;
 constexpr uint32_t kMaxLargeExponent = 18;
 
 // The edges of the integer widths a descriptor field or an index may be held in: a value past
-// 2^8, 2^15 or 2^16 wraps in a uint8, an int16 or a uint16 field.
-constexpr uint32_t kWidthExponents[] = {8, 15, 16};
+// 2^8, 2^15 or 2^16 wraps in a uint8, an int16 or a uint16 field; an extent of 2^17 holds offsets
+// and positions well past 2^16 (a 16-bit field reads them as small ones).
+constexpr uint32_t kWidthExponents[] = {8, 15, 16, 17};
 
 // A raw choice over the whole 16-bit range at every rapidcheck size (raw() narrows with the size).
 rc::Gen<uint32_t> full_raw() {

@@ -116,8 +116,10 @@ Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out
   if (!with_data) return c;
   c.data.input = fill_reduce(f, type, element_count(in_sizes).value_or(0), n, fill);
   const auto strides = effective_strides(d.input);
-  if (std::find(strides.begin(), strides.end(), uint64_t{0}) == strides.end())
+  if (std::find(strides.begin(), strides.end(), uint64_t{0}) == strides.end()) {
     widen_some(f, type, c.data.input, fill);
+    plant_lone_element(f, type, in_sizes, d.axes, c.data.input, fill);
+  }
   share_broadcast_elements(d.input, c.data.input);
   return c;
 }
