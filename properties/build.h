@@ -156,6 +156,7 @@ struct Magnitude {
   uint32_t nudge = 0;     // raw: which neighbour of it (0: the power itself)
   uint32_t split = 0;     // raw: how a count is shared among the dimensions
   int size = 0;           // rapidcheck's size when drawn (bounds the exponent)
+  uint32_t halvings = 0;  // a huge case's count is huge_elements() halved this often (its shrinks)
 };
 rc::Gen<Magnitude> magnitude_gen(bool huge);
 uint32_t max_large_exponent(int size);

@@ -30,12 +30,33 @@ rc::Gen<uint32_t> full_raw() {
 
 }  // namespace
 
+// Huge, shrinking to large: a failure a huge case finds is kept at the large scale when it still
+// fails there. Otherwise its count shrinks by halves (huge_halvings) while it still fails, so that
+// its repro is as small as the bug allows: a case file of tens of MiB is past what `dmlcert run`
+// reads without a larger --max-file-bytes.
+rc::Gen<Scale> huge_scale() {
+  return rc::Gen<Scale>([](const rc::Random&, int) {
+    return rc::shrinkable::shrinkRecur(Scale::Huge, [](Scale s) {
+      return s == Scale::Huge ? rc::seq::just(Scale::Large) : rc::Seq<Scale>();
+    });
+  });
+}
+// 0, shrinking to 1, 2, ... kMaxHugeHalvings: a huge count down to a 256th (56 MiB to 224 KiB).
+constexpr uint32_t kMaxHugeHalvings = 8;
+rc::Gen<uint32_t> huge_halvings() {
+  return rc::Gen<uint32_t>([](const rc::Random&, int) {
+    return rc::shrinkable::shrinkRecur(
+        0u, [](uint32_t h) { return h < kMaxHugeHalvings ? rc::seq::just(h + 1) : rc::Seq<uint32_t>(); });
+  });
+}
+
 rc::Gen<Magnitude> magnitude_gen(bool huge) {
   return rc::gen::withSize([huge](int size) {
-    auto scale = huge ? rc::gen::just(Scale::Huge)
+    auto scale = huge ? huge_scale()
                       : rc::gen::weightedElement<Scale>(
                             {{kOrdinaryWeight, Scale::Ordinary}, {1, Scale::Large}, {1, Scale::Sparse}});
-    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size));
+    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size),
+                                         huge ? huge_halvings() : rc::gen::just(0u));
   });
 }
 

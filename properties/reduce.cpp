@@ -141,10 +141,11 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
         const DataType out = is_arg_function(f) ? arg_out : type;
         if (m.scale != Scale::Huge)
           return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast);
-        const Case sized = huge_case(huge_reduce_elements(type) - m.nudge % 61, [&](uint64_t elements) {
-          return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
-                         elements, false);
-        });
+        const Case sized =
+            huge_case((huge_reduce_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
+              return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
+                             elements, false);
+            });
         return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
                        element_count(tensor(sized.op, Role::INPUT)->sizes).value_or(1));
       },

@@ -176,7 +176,7 @@ Case realize(const CaseSpec& spec, const WindowOperator& op, DataType type,
       return filled(describe_dims(spec, op, type, sparse_dims(op, choices, budget, m), in_layout, out_layout,
                                   false, m.split % choices.size()));
     case Scale::Huge:
-      return filled(huge_case(huge_elements(type) - m.nudge % 61, [&](uint64_t elements) {
+      return filled(huge_case((huge_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
         return describe_dims(spec, op, type, huge_dims(op, choices, m, elements), in_layout, out_layout,
                              true);
       }));
