@@ -143,9 +143,10 @@ Sizes budgeted_sizes(const std::vector<uint32_t>& raw_choices, const SizeBudget&
 //    remainder below 64, what vector widths and thread counts leave over), from 2^7 to 2^18
 //    elements at rapidcheck's size 25 and above (to 2^11 at size 3), shared among the dimensions
 //    so that one of them, the innermost half the time, holds most of it;
-//  - sparse: one input dimension at an edge of an integer width (2^8, 2^15, 2^16, each with
-//    its neighbours) read at a few places, offsets, strides and index values near those edges, at
-//    the cost of that one dimension;
+//  - sparse: one input dimension at an edge of an integer width (2^8, 2^15, 2^16, 2^17, each
+//    with its neighbours) read at a few places, offsets, strides and index values near those edges
+//    (past 2^16 where the dimension reaches 2^17), at the cost of that one dimension, which is
+//    never broadcast;
 //  - huge: an output of tens of MiB, past the caches of a CPU (huge_elements()).
 // Which one a case gets shrinks towards the ordinary scale, its exponent towards the smallest.
 enum class Scale : uint8_t { Ordinary, Large, Sparse, Huge };
@@ -155,11 +156,12 @@ struct Magnitude {
   uint32_t nudge = 0;     // raw: which neighbour of it (0: the power itself)
   uint32_t split = 0;     // raw: how a count is shared among the dimensions
   int size = 0;           // rapidcheck's size when drawn (bounds the exponent)
+  uint32_t halvings = 0;  // a huge case's count is huge_elements() halved this often (its shrinks)
 };
 rc::Gen<Magnitude> magnitude_gen(bool huge);
 uint32_t max_large_exponent(int size);
 uint32_t large_exponent(const Magnitude& m);   // in [7, max_large_exponent(m.size)]
-uint32_t sparse_exponent(const Magnitude& m);  // one of 8, 15, 16 (those within the maximum)
+uint32_t sparse_exponent(const Magnitude& m);  // one of 8, 15, 16, 17 (those within the maximum)
 // 2^exponent or a neighbour of it, by `nudge`.
 uint64_t near_power(uint32_t exponent, uint32_t nudge);
 // `rank` sizes whose product is near_power(exponent, m.nudge), or 2^j times near_power(exponent -
@@ -239,6 +241,17 @@ Bytes fill_reduce(ReduceFunction f, DataType type, uint64_t count, uint64_t n, c
 // exact; every group still fits the type. Only for data whose logical elements are all distinct
 // memory (no 0 strides): a shared element would count more than twice in a group.
 void widen_some(ReduceFunction f, DataType type, Bytes& data, const FillSpec& spec);
+// REDUCE data for folds longer than 2^8 (most of them): one element of each decides the result,
+// at a position next to an integer width's edge (2^8, 2^15, 2^16, 2^17 and their neighbours) or
+// at the fold's end: for MIN, MAX, ARGMIN and ARGMAX the only one at the type's extreme; for float
+// SUM, AVERAGE, L1, SUM_SQUARE and L2 one as large as the others together (in Exact mode, the
+// fold's largest magnitude again). A backend that wraps a position in a narrow field or leaves out
+// a fold's last elements then differs by far more than the error bound. Only for data whose
+// logical elements are all distinct memory (no 0 strides), like widen_some(). (lone_element.cpp)
+void plant_lone_element(ReduceFunction f, DataType type, const Sizes& sizes,
+                        const std::vector<uint32_t>& axes, Bytes& data, const FillSpec& spec);
+// The largest finite value of a float type.
+double float_max(DataType type);
 // Index data as the index type; values must fit it.
 Bytes encode_indices(DataType index_type, const std::vector<int64_t>& values);
 std::vector<int64_t> decode_indices(DataType index_type, const Bytes& data);

@@ -60,6 +60,8 @@ IntLimits int_limits(DataType t) {
   });
 }
 
+}  // namespace
+
 double float_max(DataType t) {
   switch (t) {
     case DataType::FLOAT16: return 65504.0;
@@ -67,6 +69,8 @@ double float_max(DataType t) {
     default: return 1.7976931348623157e308;
   }
 }
+
+namespace {
 // Largest integer such that every integer of smaller magnitude is exact in the type.
 double exact_int_limit(DataType t) {
   switch (t) {

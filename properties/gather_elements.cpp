@@ -128,7 +128,7 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
       c = describe(spec, type, index_type, sparse_shape(dims, axis, budget, m), axis, layouts);
       break;
     case Scale::Huge:
-      c = huge_case(huge_elements(type) - m.nudge % 61, [&](uint64_t elements) {
+      c = huge_case((huge_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
         return describe(spec, type, index_type, huge_shape(dims, axis, m, elements), axis, layouts);
       });
       break;

@@ -19,8 +19,9 @@ constexpr uint32_t kMinLargeExponent = 7;
 constexpr uint32_t kMaxLargeExponent = 18;
 
 // The edges of the integer widths a descriptor field or an index may be held in: a value past
-// 2^8, 2^15 or 2^16 wraps in a uint8, an int16 or a uint16 field.
-constexpr uint32_t kWidthExponents[] = {8, 15, 16};
+// 2^8, 2^15 or 2^16 wraps in a uint8, an int16 or a uint16 field; an extent of 2^17 holds offsets
+// and positions well past 2^16 (a 16-bit field reads them as small ones).
+constexpr uint32_t kWidthExponents[] = {8, 15, 16, 17};
 
 // A raw choice over the whole 16-bit range at every rapidcheck size (raw() narrows with the size).
 rc::Gen<uint32_t> full_raw() {
@@ -29,12 +30,33 @@ rc::Gen<uint32_t> full_raw() {
 
 }  // namespace
 
+// Huge, shrinking to large: a failure a huge case finds is kept at the large scale when it still
+// fails there. Otherwise its count shrinks by halves (huge_halvings) while it still fails, so that
+// its repro is as small as the bug allows: a case file of tens of MiB is past what `dmlcert run`
+// reads without a larger --max-file-bytes.
+rc::Gen<Scale> huge_scale() {
+  return rc::Gen<Scale>([](const rc::Random&, int) {
+    return rc::shrinkable::shrinkRecur(Scale::Huge, [](Scale s) {
+      return s == Scale::Huge ? rc::seq::just(Scale::Large) : rc::Seq<Scale>();
+    });
+  });
+}
+// 0, shrinking to 1, 2, ... kMaxHugeHalvings: a huge count down to a 256th (56 MiB to 224 KiB).
+constexpr uint32_t kMaxHugeHalvings = 8;
+rc::Gen<uint32_t> huge_halvings() {
+  return rc::Gen<uint32_t>([](const rc::Random&, int) {
+    return rc::shrinkable::shrinkRecur(
+        0u, [](uint32_t h) { return h < kMaxHugeHalvings ? rc::seq::just(h + 1) : rc::Seq<uint32_t>(); });
+  });
+}
+
 rc::Gen<Magnitude> magnitude_gen(bool huge) {
   return rc::gen::withSize([huge](int size) {
-    auto scale = huge ? rc::gen::just(Scale::Huge)
+    auto scale = huge ? huge_scale()
                       : rc::gen::weightedElement<Scale>(
                             {{kOrdinaryWeight, Scale::Ordinary}, {1, Scale::Large}, {1, Scale::Sparse}});
-    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size));
+    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size),
+                                         huge ? huge_halvings() : rc::gen::just(0u));
   });
 }
 

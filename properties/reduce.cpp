@@ -116,8 +116,10 @@ Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out
   if (!with_data) return c;
   c.data.input = fill_reduce(f, type, element_count(in_sizes).value_or(0), n, fill);
   const auto strides = effective_strides(d.input);
-  if (std::find(strides.begin(), strides.end(), uint64_t{0}) == strides.end())
+  if (std::find(strides.begin(), strides.end(), uint64_t{0}) == strides.end()) {
     widen_some(f, type, c.data.input, fill);
+    plant_lone_element(f, type, in_sizes, d.axes, c.data.input, fill);
+  }
   share_broadcast_elements(d.input, c.data.input);
   return c;
 }
@@ -139,10 +141,11 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
         const DataType out = is_arg_function(f) ? arg_out : type;
         if (m.scale != Scale::Huge)
           return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast);
-        const Case sized = huge_case(huge_reduce_elements(type) - m.nudge % 61, [&](uint64_t elements) {
-          return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
-                         elements, false);
-        });
+        const Case sized =
+            huge_case((huge_reduce_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
+              return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
+                             elements, false);
+            });
         return realize(s, f, type, out, dims, order, budget, m, in_layout, out_layout, fill, broadcast,
                        element_count(tensor(sized.op, Role::INPUT)->sizes).value_or(1));
       },

@@ -187,9 +187,10 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
         if (m.scale != Scale::Huge)
           return realize(spec, type, index_type, dims, shape, budget, m, layouts, data, 0);
         // The descriptors first, scaled to what a case may cost; the data once, for the one kept.
-        const Case sized = huge_case(huge_elements(type) - m.nudge % 61, [&](uint64_t elements) {
-          return realize(spec, type, index_type, dims, shape, budget, m, layouts, data, elements, false);
-        });
+        const Case sized =
+            huge_case((huge_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
+              return realize(spec, type, index_type, dims, shape, budget, m, layouts, data, elements, false);
+            });
         return realize(spec, type, index_type, dims, shape, budget, m, layouts, data,
                        element_count(tensor(sized.op, Role::OUTPUT)->sizes).value_or(1));
       },

@@ -134,13 +134,16 @@ std::vector<WindowDim> huge_dims(const WindowOperator& op, const std::vector<Win
 
 // The case's descriptor (no data yet). A huge case's input binds its largest dimension alone (the
 // others broadcast), so that its output can pass the cache within what a case may cost while its
-// rows are read from memory, contiguous.
+// rows are read from memory, contiguous. A sparse case's long dimension (`real`) is never
+// broadcast: its offsets and strides past a width's edge must read other elements than the ones a
+// narrow field would.
 Case describe_dims(const CaseSpec& spec, const WindowOperator& op, DataType type,
                    const std::vector<WindowDim>& dims, const LayoutSpec& in_layout,
-                   const LayoutSpec& out_layout, bool huge = false) {
+                   const LayoutSpec& out_layout, bool huge = false, std::optional<size_t> real = {}) {
   Sizes in_sizes, out_sizes;
   for (const WindowDim& d : dims) in_sizes.push_back(d.in), out_sizes.push_back(d.count);
   TensorDesc input = realize_layout(type, in_sizes, in_layout, true);
+  if (real && input.strides && (*input.strides)[*real] == 0) input = realize_layout(type, in_sizes, {}, true);
   if (huge)
     input = broadcast_except(
         input, static_cast<size_t>(std::max_element(in_sizes.begin(), in_sizes.end()) - in_sizes.begin()));
@@ -170,10 +173,10 @@ Case realize(const CaseSpec& spec, const WindowOperator& op, DataType type,
                      shape_near_power(m, large_exponent(m), static_cast<uint32_t>(choices.size()))),
           in_layout, out_layout));
     case Scale::Sparse:
-      return filled(
-          describe_dims(spec, op, type, sparse_dims(op, choices, budget, m), in_layout, out_layout));
+      return filled(describe_dims(spec, op, type, sparse_dims(op, choices, budget, m), in_layout, out_layout,
+                                  false, m.split % choices.size()));
     case Scale::Huge:
-      return filled(huge_case(huge_elements(type) - m.nudge % 61, [&](uint64_t elements) {
+      return filled(huge_case((huge_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
         return describe_dims(spec, op, type, huge_dims(op, choices, m, elements), in_layout, out_layout,
                              true);
       }));

@@ -10,9 +10,8 @@
 // the call, so that nothing is computed twice. It costs about 28 s of CPU (58 s of wall time at a
 // load average of 7 on two cores); an optimized build only.
 //
-// It runs without the 16 MiB cap `dmlcert certify` puts on every binding (cmd_certify.cpp,
-// max_buffer_bytes): the streaming rows here are reached by the huge items, which a certification
-// through the command line counts as skipped while that cap stands.
+// The streaming rows here are reached by the huge items, which `dmlcert certify` binds in full
+// (cmd_certify.cpp, max_buffer_bytes: the case footprint's limit).
 #include <gtest/gtest.h>
 
 #include <algorithm>

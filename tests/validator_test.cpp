@@ -487,7 +487,34 @@ INSTANTIATE_TEST_SUITE_P(
                              [](auto& d) {
                                d.output = strided(FLOAT32, {1, 1, 3, 2}, {0, 0, 1000000000u, 2000000000u});
                              },
-                             L::L5_0, {}, {"T.OUTPUT_OVERLAP"}, {"to element offset 2000000000"})),
+                             L::L5_0, {}, {"T.OUTPUT_OVERLAP"}, {"to element offset 2000000000"}),
+        // Interleaved strides that keep every coordinate apart: 2a + 3b over a, b in [0, 3) (offsets
+        // in a range of at most 64 per coordinate, checked on a bitmap) and 200a + 300b (sorted).
+        rule_case<SliceDesc>("OutputInterleavedApart", slice_base(),
+                             [](auto& d) {
+                               d.output = strided(FLOAT32, {1, 1, 3, 3}, {0, 0, 2, 3});
+                               d.offsets = {0, 0, 0, 0};
+                               d.sizes = {1, 1, 3, 3};
+                             },
+                             L::L5_0, {}),
+        rule_case<SliceDesc>("OutputInterleavedFarApart", slice_base(),
+                             [](auto& d) {
+                               d.output = strided(FLOAT32, {1, 1, 3, 3}, {0, 0, 200, 300});
+                               d.offsets = {0, 0, 0, 0};
+                               d.sizes = {1, 1, 3, 3};
+                             },
+                             L::L5_0, {}),
+        // 655,370 interleaved coordinates (an output dimension grown past 2^16, as generated invalid
+        // cases grow one): the first repeat in enumeration order is the witness.
+        rule_case<SliceDesc>("OutputOverlapPastTwoToTheSixteen", slice_base(),
+                             [](auto& d) {
+                               d.input = packed(FLOAT32, {1, 5, 65537, 2});
+                               d.output = strided(FLOAT32, {1, 5, 65537, 2}, {0, 1, 3, 5});
+                               d.offsets = {0, 0, 0, 0};
+                               d.sizes = {1, 5, 65537, 2};
+                             },
+                             L::L5_0, {}, {"T.OUTPUT_OVERLAP"},
+                             {"map coordinates [0, 0, 2, 0] and [0, 1, 0, 1] to element offset 6"})),
     case_name<RuleCase>);
 
 INSTANTIATE_TEST_SUITE_P(

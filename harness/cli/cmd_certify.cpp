@@ -125,9 +125,11 @@ int certify(CertifyArgs& a) {
   o.engine.program = program_path();
   o.engine.repro_dir = repro_dir->path();
   o.engine.isolated = true;
-  // Bindings are capped at 16 MiB: generated valid cases stay far below it, and an invalid case
-  // that declares a huge TotalTensorSizeInBytes must be rejected without touching its buffers.
-  o.engine.run.max_buffer_bytes = uint64_t{16} << 20;
+  // No cap on bindings below the case's footprint (--max-case-bytes, checked before anything is
+  // allocated): the huge items of every budget bind outputs of 56 MiB, past the caches. An invalid
+  // case that declares a huge TotalTensorSizeInBytes still binds at most kInvalidCaseBindingCap
+  // (case_buffers.h) and is rejected without its declared bytes being touched.
+  o.engine.run.max_buffer_bytes = o.engine.run.max_case_bytes;
   o.engine.hang_shrink_seconds = 6 * a.isolation.floor_seconds;
   // A timeout runs again alone with longer deadlines before it counts (docs/design.md, "Hangs").
   plugin::IsolationOptions patient = backends->isolation;

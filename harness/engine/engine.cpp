@@ -84,8 +84,13 @@ std::string shell_word(const std::string& s) {
 
 std::string reproduce_command(const std::string& program, const std::string& file, const std::string& backend,
                               const std::string& backend_flags) {
+  // A huge case's file (an output of tens of MiB) is past the reader's default limit: the command
+  // raises it to the file's size, so that it runs as printed.
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(file, ec);
+  const bool large = !ec && bytes > ReadLimits{}.max_file_bytes;
   return shell_word(program.empty() ? "dmlcert" : program) + " run " + shell_word(file) + " --backend " +
-         shell_word(backend) + backend_flags;
+         shell_word(backend) + backend_flags + (large ? " --max-file-bytes " + std::to_string(bytes) : "");
 }
 
 std::string file_safe(const std::string& name) {

@@ -172,21 +172,18 @@ inline constexpr MutantInfo kMutants[] = {
      kNeeds64KiB},
     {"sum_blocks_drop_last_partial", "REDUCE", "blocked reduction",
      "Float SUM over more than 8192 elements per output adds blocks of 4096 and forgets a partial last block",
-     "needs a fold of more than 8192 elements: the bug is in the blocked sum", false,
-     "no quick float SUM folds more than 8192 elements with a partial last block: the huge REDUCE item is "
-     "not run"},
+     "needs a fold of more than 8192 elements: the bug is in the blocked sum"},
     // Fields narrower than the values they hold
     {"argmax_index_in_16_bits", "REDUCE", "narrow field",
      "ARGMAX and ARGMIN keep the index in 16 bits: past 65536 elements per output it wraps",
-     "needs a fold of more than 65536 elements: the bug is a 16-bit index", false,
-     "no quick ARGMAX or ARGMIN case folds more than 65536 elements: the huge REDUCE item is not run"},
+     "needs a fold of more than 65536 elements: the bug is a 16-bit index"},
     {"gather_elements_axis_size_in_16_bits", "GATHER_ELEMENTS", "narrow field",
      "GATHER_ELEMENTS keeps the gathered axis's size in 16 bits, so legal indices along an axis of 65536 "
      "elements or more are rejected",
      kNeeds2p16},
     {"slice_offsets_in_16_bits", "SLICE", "narrow field",
      "SLICE packs each offset into 16 bits: an offset of 65536 or more reads from the wrong place",
-     kNeeds2p16, false, "no valid quick SLICE case has an offset of 65536 or more"},
+     kNeeds2p16},
     {"slice1_window_size_in_16_bits", "SLICE1", "narrow field",
      "SLICE1 keeps window sizes in 16 bits: a negative-stride window of 65536 or more starts at the wrong "
      "end",

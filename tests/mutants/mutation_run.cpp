@@ -97,7 +97,12 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   d.shrunk = !f.value("shrunk", "").empty();
   d.repro = d.shrunk ? f.value("shrunk", "") : f.value("repro", "");
 
-  const LoadedCases loaded = load_case_file(d.repro);
+  // A huge case's file (an output of tens of MiB) is read, and replayed, with the limit raised to
+  // its size, as the reproduce line certify prints does.
+  std::error_code ec;
+  ReadLimits limits;
+  limits.max_file_bytes = std::max<uint64_t>(limits.max_file_bytes, fs::file_size(d.repro, ec));
+  const LoadedCases loaded = load_case_file(d.repro, limits);
   if (!loaded.cases.empty()) {
     const Case& c = loaded.cases.front();
     const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
@@ -106,7 +111,8 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
       d.min_rank = row->min_rank;
     d.output_elements = element_count(out.sizes).value_or(0);
   }
-  const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --backend ";
+  const std::string replay = shell_quoted(s.cli) + " replay " + shell_quoted(d.repro) + " --max-file-bytes " +
+                             std::to_string(limits.max_file_bytes) + " --backend ";
   d.replay_fails_on_plugin = run(replay + shell_quoted("plugin:" + plugin), d.log) == 1;
   d.replay_passes_on_reference = run(replay + "reference", d.log) == 0;
   d.confirmation = f.value("confirmation", "");

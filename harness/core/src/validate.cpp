@@ -57,6 +57,88 @@ std::optional<u128> exact_span(const TensorDesc& t) {
   return span;
 }
 
+// The coordinates (row-major over `dims`, the last fastest) of enumeration step `flat`, placed in
+// a coordinate of the whole tensor.
+Coord coord_of(const std::vector<StridedDim>& dims, size_t rank, uint64_t flat) {
+  Coord c(rank, 0);
+  for (size_t k = dims.size(); k-- > 0;) {
+    c[dims[k].index] = static_cast<uint32_t>(flat % dims[k].size);
+    flat /= dims[k].size;
+  }
+  return c;
+}
+
+// Calls visit(offset, flat) for every coordinate of `dims` in row-major order (an odometer: one
+// addition per step, no division), until visit returns false.
+template <class Visit>
+void for_each_offset(const std::vector<StridedDim>& dims, Visit visit) {
+  std::vector<uint64_t> at(dims.size(), 0);
+  uint64_t off = 0;
+  for (uint64_t flat = 0;; ++flat) {
+    if (!visit(off, flat)) return;
+    size_t j = dims.size();
+    while (j-- > 0) {
+      if (++at[j] < dims[j].size) {
+        off += dims[j].stride;
+        break;
+      }
+      off -= (dims[j].size - 1) * dims[j].stride;
+      at[j] = 0;
+    }
+    if (j == SIZE_MAX) return;
+  }
+}
+
+// The first two coordinates of `dims` (in enumeration order) that share an offset, or nullopt.
+// Every call of every backend that validates runs this on its output (the reference does), so it
+// must stay cheap up to its 2^20 coordinates, with a repeat found in the first few steps usually:
+// a bitmap over the offsets' range with a stop at the first repeat when that range is at most 64
+// times the count (its bytes at most 8 per coordinate), else the offsets sorted.
+std::optional<std::pair<uint64_t, uint64_t>> first_shared_offset(const std::vector<StridedDim>& dims,
+                                                                 uint64_t count) {
+  uint64_t range = 1;
+  for (const StridedDim& d : dims) range += (d.size - 1) * d.stride;  // below 8 * 2^20 * 2^32
+  std::optional<uint64_t> second;  // the flat index whose offset was seen before
+  uint64_t shared = 0;
+  if (range / 64 <= count) {
+    std::vector<uint64_t> seen((range + 63) / 64, 0);
+    for_each_offset(dims, [&](uint64_t off, uint64_t flat) {
+      uint64_t& word = seen[off / 64];
+      const uint64_t bit = uint64_t{1} << (off % 64);
+      if (word & bit) {
+        second = flat, shared = off;
+        return false;
+      }
+      word |= bit;
+      return true;
+    });
+  } else {
+    std::vector<uint64_t> offsets;
+    offsets.reserve(static_cast<size_t>(count));
+    for_each_offset(dims, [&](uint64_t off, uint64_t) {
+      offsets.push_back(off);
+      return true;
+    });
+    std::sort(offsets.begin(), offsets.end());
+    const auto repeat = std::adjacent_find(offsets.begin(), offsets.end());
+    if (repeat == offsets.end()) return std::nullopt;
+    shared = *repeat;
+    // The second coordinate at that offset, in enumeration order.
+    uint64_t seen_at = 0;
+    for_each_offset(dims, [&](uint64_t off, uint64_t flat) {
+      if (off == shared && seen_at++ == 1) second = flat;
+      return !second;
+    });
+  }
+  if (!second) return std::nullopt;
+  uint64_t first = 0;
+  for_each_offset(dims, [&](uint64_t off, uint64_t flat) {
+    if (off == shared) first = flat;
+    return off != shared;
+  });
+  return std::pair{first, *second};
+}
+
 // T.OUTPUT_OVERLAP. Returns why two coordinates of t may share an element, or nullopt when its
 // strides provably map distinct coordinates to distinct elements. The check:
 //  1. Dimensions of size 1 take part in no collision; drop them. A 0 stride on a dimension of
@@ -66,8 +148,8 @@ std::optional<u128> exact_span(const TensorDesc& t) {
 //     in that dimension cannot collide, so the dimension is dropped; repeat. Packed and padded
 //     layouts (any permutation) peel away completely.
 //  3. Whatever remains (two or more dimensions with interleaved spans) is decided exactly by
-//     enumerating its offsets when it has at most 2^20 coordinates. Beyond that the check stays
-//     conservative and reports "may alias" (class U) without a witness.
+//     enumerating its offsets when it has at most 2^20 coordinates (first_shared_offset). Beyond
+//     that the check stays conservative and reports "may alias" (class U) without a witness.
 std::optional<std::string> output_alias(const TensorDesc& t) {
   if (!t.strides || !strides_match_rank(t) || has_zero_size(t)) return std::nullopt;
   const auto& strides = *t.strides;
@@ -88,33 +170,12 @@ std::optional<std::string> output_alias(const TensorDesc& t) {
     return "tensors.output.strides " + list(strides) + " interleave dimensions " + names +
            "; they may map two coordinates to one element";
   }
-  // Offsets stay below 8 * 2^20 * 2^32 < 2^64 because count bounds every size here.
-  std::vector<std::pair<uint64_t, uint64_t>> offsets;  // (offset, row-major index over dims)
-  offsets.reserve(static_cast<size_t>(count));
-  for (uint64_t flat = 0; flat < static_cast<uint64_t>(count); ++flat) {
-    uint64_t rem = flat, off = 0;
-    for (size_t j = dims.size(); j-- > 0;) {
-      off += (rem % dims[j].size) * dims[j].stride;
-      rem /= dims[j].size;
-    }
-    offsets.emplace_back(off, flat);
-  }
-  std::sort(offsets.begin(), offsets.end());
-  for (size_t j = 1; j < offsets.size(); ++j) {
-    if (offsets[j].first != offsets[j - 1].first) continue;
-    auto coord = [&](uint64_t flat) {
-      Coord c(t.sizes.size(), 0);
-      for (size_t k = dims.size(); k-- > 0;) {
-        c[dims[k].index] = static_cast<uint32_t>(flat % dims[k].size);
-        flat /= dims[k].size;
-      }
-      return c;
-    };
-    return "tensors.output.strides " + list(strides) + " map coordinates " +
-           list(coord(offsets[j - 1].second)) + " and " + list(coord(offsets[j].second)) +
-           " to element offset " + std::to_string(offsets[j].first);
-  }
-  return std::nullopt;
+  const auto pair = first_shared_offset(dims, static_cast<uint64_t>(count));
+  if (!pair) return std::nullopt;
+  const Coord a = coord_of(dims, t.sizes.size(), pair->first),
+              b = coord_of(dims, t.sizes.size(), pair->second);
+  return "tensors.output.strides " + list(strides) + " map coordinates " + list(a) + " and " + list(b) +
+         " to element offset " + std::to_string(element_offset(a, effective_strides(t)));
 }
 
 // T.* rules for one tensor. `s` is the support-table entry (nullopt: the table does not apply).
