@@ -489,7 +489,7 @@ INSTANTIATE_TEST_SUITE_P(
                             EXPECT_FALSE(entry.path().filename().string().starts_with("core"))
                                 << entry.path() << ": the backend process dumped core";
                         }},
-        // No verdict from load alone (docs/design.md, "Hangs"): a call that misses its deadline once
+        // No verdict from load alone (docs/design.md, "Isolation", Hangs): a call that misses its deadline once
         // and answers when run again alone, with a longer deadline, is flaky, named in every report,
         // and does not fail the run; with --flaky-fails it does. (hang_on_every_call above: a hang
         // that comes back is still a timeout.)

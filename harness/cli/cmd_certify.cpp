@@ -131,7 +131,7 @@ int certify(CertifyArgs& a) {
   // (case_buffers.h) and is rejected without its declared bytes being touched.
   o.engine.run.max_buffer_bytes = o.engine.run.max_case_bytes;
   o.engine.hang_shrink_seconds = 6 * a.isolation.floor_seconds;
-  // A timeout runs again alone with longer deadlines before it counts (docs/design.md, "Hangs").
+  // A timeout runs again alone with longer deadlines before it counts (docs/design.md, "Isolation", Hangs).
   plugin::IsolationOptions patient = backends->isolation;
   patient.floor_seconds *= engine::kRetryStretch;
   patient.bytes_per_second /= engine::kRetryStretch;

@@ -83,7 +83,7 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   if (report.is_discarded() || !report.contains("failures")) return d;
   d.ran = true;
   d.cases = cases_run(report.at("totals"));
-  // The first failure that counts: a flaky one (docs/design.md, "Hangs") did not come back.
+  // The first failure that counts: a flaky one (docs/design.md, "Isolation", Hangs) did not come back.
   const nlohmann::json& failures = report.at("failures");
   const auto counted = std::find_if(failures.begin(), failures.end(), [](const nlohmann::json& f) {
     return f.value("outcome", "") != "flaky";
