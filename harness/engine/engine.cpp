@@ -586,7 +586,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
         [&](const Case& candidate, const Classification& cls, bool fails) {
           tell([&](Listener& l) { l.shrink_tried(item.id, candidate, cls, fails); });
         });
-    trial.reset();  // removes the file
+    trial.reset();  // no candidate file outlives the shrink (InFlightFile removes it)
     if (!(smallest.op == out.c.op && smallest.data == out.c.data)) {
       smallest.name = shrunk_name;
       smallest.origin = out.c.origin + " shrunk";
