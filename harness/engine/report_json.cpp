@@ -75,6 +75,25 @@ std::string to_json(const Report& r) {
   j["dmlcert_version"] = r.dmlcert_version;
   j["seed"] = r.seed;
   j["verdict"] = verdict(r);
+  // The failures one bug at a time (report_summary.h), before everything else a reader looks at:
+  // derived from `failures`, so not read back; a merged report lists the causes of all its shards.
+  j["causes"] = json::array();
+  for (const FailureGroup& g : group_failures(r)) {
+    json levels = json::array();
+    for (FeatureLevel l : g.levels) levels.push_back(std::string(name(l)));
+    j["causes"].push_back({{"cause", g.cause.name()},
+                           {"where", g.cause.where},
+                           {"family", g.cause.family},
+                           {"outcome", std::string(name(g.outcome))},
+                           {"known", g.known},
+                           {"failures", g.failures.size()},
+                           {"checks", g.checks},
+                           {"levels", levels},
+                           {"detail", g.detail},
+                           {"example", g.example->id.to_string()},
+                           {"case", minimal_case(*g.example)},
+                           {"reproduce", g.example->reproduce}});
+  }
   j["scope"] = {{"summary", scope_text(r)},
                 {"outside", outside_text(r)},
                 {"asked", json::array()},

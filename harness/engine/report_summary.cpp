@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
+
+#include "dmlcert/operators.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -40,28 +43,120 @@ bool is_known(const Report& r, const Failure& f) {
   return std::find(known.begin(), known.end(), f.counts_at.to_string()) != known.end();
 }
 
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The status word after `prefix` in a detail: "invalid-argument" of "valid case got status
+// invalid-argument: GATHERELEMENTS.INDEX_RANGE: ...".
+std::string status_after(const std::string& detail, std::string_view prefix) {
+  const size_t from = detail.find(prefix);
+  if (from == std::string::npos) return "";
+  const size_t start = from + prefix.size();
+  return detail.substr(start, detail.find_first_of(":; [", start) - start);
+}
+
+// How a failure went wrong, in the words of runner.cpp's verdicts, without what the case was:
+// a valid and a class U case that execute to a result the oracle does not admit are both a wrong
+// output; a rejection is one family per status the backend gave, whatever rule its message named
+// (the same too-strict check names what it checks in each case's words).
+std::string family_of(Outcome outcome, const std::string& detail) {
+  if (outcome != Outcome::Failed) return std::string(name(outcome)) + ": " + kind_of(detail);
+  if (starts_with(detail, "wrong output:") || starts_with(detail, "executed to an inadmissible result:"))
+    return "wrong output";
+  if (starts_with(detail, "valid case got status "))
+    return "valid case rejected (" + status_after(detail, "got status ") + ")";
+  if (starts_with(detail, "unspecified case got status "))
+    return "class U case got status " + status_after(detail, "got status ");
+  if (starts_with(detail, "invalid case ("))
+    return "invalid case got status " + status_after(detail, ") got status ");
+  if (starts_with(detail, "rejected, but reported rules")) return "rejected, naming another rule";
+  if (detail.find(" case was rejected (") != std::string::npos &&
+      detail.find("but output bytes were written") != std::string::npos)
+    return "rejected after writing output";
+  return kind_of(detail);
+}
+
+// The operator whose rule a rule ID is ("SLICE1.WINDOW_BOUNDS", a robustness check
+// "GATHERELEMENTS.INDEX_RANGE.extreme"), if it is one operator's.
+std::optional<OpKind> op_of_rule(const std::string& rule) {
+  const std::string prefix = rule.substr(0, rule.find('.'));
+  for (OpKind k : all_ops())
+    if (info(k).rule_prefix == prefix) return k;
+  return std::nullopt;
+}
+
 }  // namespace
 
+Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail) {
+  Cause c{id.subject(), family_of(outcome, detail)};
+  // A class U or robustness case runs its operator: what it does wrong there is what the same bug
+  // does in that operator's cells. An invalid case's failure stays with the rule it breaks: one
+  // missing check, whichever operator's case showed it.
+  if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness)
+    if (const auto op = op_of_rule(id.rule)) c.where = std::string(name(*op));
+  return c;
+}
+
 std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail) {
-  return id.subject() + "\n" + std::string(name(outcome)) + "\n" + kind_of(detail);
+  const Cause c = cause_of(id, outcome, detail);
+  return c.where + "\n" + c.family;
+}
+
+std::string minimal_case(const Failure& f) {
+  return !f.shrunk.empty() ? f.shrunk : !f.sequence.empty() ? f.sequence : f.repro;
 }
 
 std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
+  std::vector<std::set<FeatureLevel>> levels;
   for (const Failure& f : r.failures) {
-    const std::string where = f.id.subject();
     const bool known = is_known(r, f);
-    const std::string key = cause_key(f.id, f.outcome, f.detail) + (known ? "\nknown" : "");
-    auto [it, fresh] = index.emplace(key, groups.size());
-    if (fresh) groups.push_back({where, f.outcome, f.detail, known, {}});
-    groups[it->second].failures.push_back(&f);
+    const Cause cause = cause_of(f.id, f.outcome, f.detail);
+    auto [it, fresh] =
+        index.emplace(cause.where + "\n" + cause.family + (known ? "\nknown" : ""), groups.size());
+    if (fresh) {
+      groups.push_back({cause, cause.where, f.outcome, f.detail, known, {}, {}, {}, nullptr});
+      levels.emplace_back();
+    }
+    FailureGroup& g = groups[it->second];
+    g.failures.push_back(&f);
+    const std::string check = f.counts_at.to_string();
+    if (std::find(g.checks.begin(), g.checks.end(), check) == g.checks.end()) g.checks.push_back(check);
+    levels[it->second].insert(f.id.level.value_or(r.level));
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    FailureGroup& g = groups[i];
+    g.levels.assign(levels[i].begin(), levels[i].end());
+    auto first_with = [&](auto has) {
+      auto it = std::find_if(g.failures.begin(), g.failures.end(), has);
+      return it == g.failures.end() ? nullptr : *it;
+    };
+    g.example = first_with([](const Failure* f) { return !f->shrunk.empty(); });
+    if (!g.example) g.example = first_with([](const Failure* f) { return !f->sequence.empty(); });
+    if (!g.example) g.example = first_with([](const Failure* f) { return !f->repro.empty(); });
+    if (!g.example) g.example = g.failures.front();
+    g.detail = g.example->detail;
   }
   // New failures first (they decide the run), then the most frequent.
   std::stable_sort(groups.begin(), groups.end(), [](const FailureGroup& a, const FailureGroup& b) {
     return a.known != b.known ? !a.known : a.failures.size() > b.failures.size();
   });
   return groups;
+}
+
+std::string first_few(const std::vector<std::string>& items, size_t shown) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < shown; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > shown) out += " and " + std::to_string(items.size() - shown) + " more";
+  return out;
+}
+
+std::string levels_text(const std::vector<FeatureLevel>& levels) {
+  std::string out;
+  for (FeatureLevel l : levels) out += (out.empty() ? "" : ", ") + std::string(name(l));
+  return out;
 }
 
 std::string profile_text(const BehaviourCounts& b) {
