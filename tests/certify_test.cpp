@@ -236,7 +236,8 @@ void expect_each_cause_investigated_at_most_twice(const PluginRun& run) {
     ASSERT_TRUE(outcome.has_value()) << f["outcome"];
     const auto id = dmlcert::cert::CheckId::parse(f["where"].get<std::string>());
     ASSERT_TRUE(id.has_value()) << f["where"];
-    EXPECT_LE(++investigated[dmlcert::cert::cause_key(*id, *outcome, f["detail"])], 2)
+    EXPECT_LE(++investigated[dmlcert::cert::cause_key(*id, *outcome, f["detail"], f.value("operator", ""))],
+              2)
         << f["where"] << ": " << f["detail"];
   }
 }

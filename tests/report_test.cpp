@@ -123,6 +123,7 @@ struct CauseRow {
   std::string b_where;
   Outcome b_outcome;
   std::string b_detail;
+  std::string b_op = "";  // Failure::op of the second case
 };
 
 void PrintTo(const CauseRow& r, std::ostream* os) {
@@ -138,7 +139,7 @@ class CauseOf : public ::testing::TestWithParam<CauseRow> {};
 TEST_P(CauseOf, OneBugIsOneCauseAndTwoAreTwo) {
   const CauseRow& c = GetParam();
   const std::string a = cause_key(check(c.a_where), c.a_outcome, c.a_detail);
-  const std::string b = cause_key(check(c.b_where), c.b_outcome, c.b_detail);
+  const std::string b = cause_key(check(c.b_where), c.b_outcome, c.b_detail, c.b_op);
   if (c.same)
     EXPECT_EQ(a, b);
   else
@@ -158,6 +159,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "cells/SLICE/input/FLOAT32/r4/random/6", Outcome::Failed, kWrong,
                  "unspecified/SLICE.STRIDE_ZERO/108", Outcome::Failed,
                  "executed to an inadmissible result: 1 of 1 elements differ; first at [0]"},
+        CauseRow{"AClassUCaseIsItsReduceFunctions", true, "cells/REDUCE.ARGMAX/input/FLOAT32/r3/exact/0",
+                 Outcome::Failed, kWrong, "unspecified/REDUCE.AXES_DUPLICATE/255", Outcome::Failed,
+                 "executed to an inadmissible result: 2 of 6 elements differ", "REDUCE.ARGMAX"},
+        CauseRow{"ACorpusCaseIsItsOperators", true, "cells/SLICE1/input/FLOAT32/r3/exact/0", Outcome::Failed,
+                 kWrong, "corpus/12-slice1_reversed", Outcome::Failed, kWrong, "SLICE1"},
         CauseRow{"OobInACellAndARobustnessCase", true, "cells/SCATTER_ND/indices/UINT32/r8/random/6",
                  Outcome::Oob, kOob, "robustness/SCATTERND.INDEX_RANGE.extreme/511", Outcome::Oob,
                  "touched a guard page or canary of the output binding at byte offset 8 from its start"},

@@ -187,6 +187,7 @@ std::string to_json(const Report& r) {
         {{"where", f.id.to_string()},
          {"key", f.counts_at.to_string()},  // what it counts against, as --expect names it
          {"case", f.case_name},
+         {"operator", f.op},
          {"outcome", std::string(name(f.outcome))},
          {"detail", f.detail},
          {"repro", f.repro},
@@ -292,6 +293,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       Failure failure;
       failure.id = check_id(f.at("where").get<std::string>());
       failure.case_name = f.at("case").get<std::string>();
+      failure.op = f.value("operator", "");
       failure.outcome = parse_enum<Outcome>(f.at("outcome").get<std::string>(), parse_outcome, "outcome");
       failure.detail = f.at("detail").get<std::string>();
       failure.repro = f.at("repro").get<std::string>();

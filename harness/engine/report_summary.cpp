@@ -88,19 +88,32 @@ std::optional<OpKind> op_of_rule(const std::string& rule) {
 
 }  // namespace
 
-Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail) {
+Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail, const std::string& op) {
   Cause c{id.subject(), family_of(outcome, detail)};
-  // A class U or robustness case runs its operator: what it does wrong there is what the same bug
-  // does in that operator's cells. An invalid case's failure stays with the rule it breaks: one
-  // missing check, whichever operator's case showed it.
-  if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness)
-    if (const auto op = op_of_rule(id.rule)) c.where = std::string(name(*op));
+  // A class U, robustness, corpus or fuzz case runs its operator: what it does wrong there is what the
+  // same bug does in that operator's cells. An invalid case's failure stays with the rule it
+  // breaks: one missing check, whichever operator's case showed it.
+  if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness || id.kind == CheckKind::Corpus ||
+      id.kind == CheckKind::Fuzz) {
+    if (!op.empty())
+      c.where = op;
+    else if (const auto rule_op = op_of_rule(id.rule))
+      c.where = std::string(name(*rule_op));
+  }
   return c;
 }
 
-std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail) {
-  const Cause c = cause_of(id, outcome, detail);
+Cause cause_of(const Failure& f) {
+  return cause_of(f.id, f.outcome, f.detail, f.op);
+}
+
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail, const std::string& op) {
+  const Cause c = cause_of(id, outcome, detail, op);
   return c.where + "\n" + c.family;
+}
+
+std::string cause_key(const Failure& f) {
+  return cause_key(f.id, f.outcome, f.detail, f.op);
 }
 
 std::string minimal_case(const Failure& f) {
@@ -113,7 +126,7 @@ std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<std::set<FeatureLevel>> levels;
   for (const Failure& f : r.failures) {
     const bool known = is_known(r, f);
-    const Cause cause = cause_of(f.id, f.outcome, f.detail);
+    const Cause cause = cause_of(f);
     auto [it, fresh] =
         index.emplace(cause.where + "\n" + cause.family + (known ? "\nknown" : ""), groups.size());
     if (fresh) {

@@ -18,10 +18,15 @@ struct Cause {
   std::string family;  // "wrong output", "valid case rejected (invalid-argument)", ...
   std::string name() const { return where + ": " + family; }
 };
-Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail);
+// `op`: the case's operator (Failure::op), for the cases whose check does not name it (class U,
+// robustness, corpus, fuzz); without it a rule's operator is read from its ID, without its function.
+Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail, const std::string& op = "");
+Cause cause_of(const Failure& f);
 // The cause as one string: what group_failures() groups by, and what the engine asks before it
 // investigates a failure again (EngineOptions::cause).
-std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail);
+std::string cause_key(const CheckId& id, Outcome outcome, const std::string& detail,
+                      const std::string& op = "");
+std::string cause_key(const Failure& f);
 
 // The failures of one cause: one bug, however many cells, levels and sequences show it.
 struct FailureGroup {
