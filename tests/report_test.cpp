@@ -183,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "valid case got status invalid-argument: rank 6; the case breaks no rule at 5_0"},
         CauseRow{"TwoOperatorsDiffer", false, "cells/SLICE/input/FLOAT32/r4/random/6", Outcome::Failed,
                  kWrong, "cells/SLICE1/input/FLOAT32/r4/random/6", Outcome::Failed, kWrong},
-        CauseRow{"TwoReduceFunctionsDiffer", false, "cells/REDUCE.SUM/input/FLOAT32/r2/random/0",
+        CauseRow{"AReduceBugInTwoFunctions", true, "cells/REDUCE.SUM/input/FLOAT32/r2/random/0",
                  Outcome::Failed, kWrong, "cells/REDUCE.MAX/input/FLOAT32/r2/random/0", Outcome::Failed,
                  kWrong},
         CauseRow{"TwoInvalidRulesDiffer", false, "invalid/SLICE1.STRIDE_ZERO/1", Outcome::Failed,
@@ -224,6 +224,21 @@ TEST(FailureGroups, ACauseCoversItsChecksAndLevelsAndShowsItsSmallestCase) {
   const size_t cause = json.find("\"case\": \"/tmp/b.min.json\"");
   EXPECT_NE(cause, std::string::npos) << json;
   EXPECT_LT(cause, json.find("\"cells\":"));
+}
+
+// A REDUCE cause is the operator's (cause_of), and named after its function when all of its
+// failures are in one.
+TEST(FailureGroups, AReduceCauseNamesItsFunctionWhenItHasOne) {
+  Report r;
+  r.failures = {failure("cells/REDUCE.SUM/input/FLOAT32/r2/random/0", kWrong),
+                failure("unspecified/REDUCE.AXES_DUPLICATE/3",
+                        "executed to an inadmissible result: 1 of 1 elements differ")};
+  r.failures[1].op = "REDUCE.SUM";
+  ASSERT_EQ(group_failures(r).size(), 1u);
+  EXPECT_EQ(group_failures(r).front().cause.name(), "REDUCE.SUM: wrong output");
+  r.failures.push_back(failure("cells/REDUCE.MAX/input/FLOAT32/r2/random/0", kWrong));
+  ASSERT_EQ(group_failures(r).size(), 1u);
+  EXPECT_EQ(group_failures(r).front().cause.name(), "REDUCE: wrong output");
 }
 
 // Every format counts its failures and causes in words that agree with the numbers.

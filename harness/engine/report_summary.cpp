@@ -93,13 +93,19 @@ Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail, co
   // A class U, robustness, corpus or fuzz case runs its operator: what it does wrong there is what the
   // same bug does in that operator's cells. An invalid case's failure stays with the rule it
   // breaks: one missing check, whichever operator's case showed it.
-  if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness || id.kind == CheckKind::Corpus ||
-      id.kind == CheckKind::Fuzz) {
+  if (id.kind == CheckKind::Cell || id.kind == CheckKind::Sequence) {
+    c.where = std::string(name(id.cell.op));
+  } else if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness ||
+             id.kind == CheckKind::Corpus || id.kind == CheckKind::Fuzz) {
     if (!op.empty())
-      c.where = op;
+      c.where = op.substr(0, op.find('.'));
     else if (const auto rule_op = op_of_rule(id.rule))
       c.where = std::string(name(*rule_op));
   }
+  // The operator, not its REDUCE function: the functions share REDUCE's validation, its walk over
+  // the axes and its buffers, and a bug there shows in every function at once (the zoo's
+  // reduce_writes_input, reduce_axes_in_8_bits). group_failures() names the function when all of a
+  // cause's failures are in one.
   return c;
 }
 
@@ -124,6 +130,7 @@ std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<FailureGroup> groups;
   std::map<std::string, size_t> index;
   std::vector<std::set<FeatureLevel>> levels;
+  std::vector<std::set<std::string>> functions;  // the operators with their function, per group
   for (const Failure& f : r.failures) {
     const bool known = is_known(r, f);
     const Cause cause = cause_of(f);
@@ -132,16 +139,22 @@ std::vector<FailureGroup> group_failures(const Report& r) {
     if (fresh) {
       groups.push_back({cause, cause.where, f.outcome, f.detail, known, {}, {}, {}, nullptr});
       levels.emplace_back();
+      functions.emplace_back();
     }
     FailureGroup& g = groups[it->second];
     g.failures.push_back(&f);
     const std::string check = f.counts_at.to_string();
     if (std::find(g.checks.begin(), g.checks.end(), check) == g.checks.end()) g.checks.push_back(check);
     levels[it->second].insert(f.id.level.value_or(r.level));
+    const bool in_cell = f.id.kind == CheckKind::Cell || f.id.kind == CheckKind::Sequence;
+    functions[it->second].insert(in_cell ? f.id.subject() : f.op.empty() ? cause.where : f.op);
   }
   for (size_t i = 0; i < groups.size(); ++i) {
     FailureGroup& g = groups[i];
     g.levels.assign(levels[i].begin(), levels[i].end());
+    // "REDUCE.SUM: wrong output" when every failure is in SUM.
+    if (const auto& ops = functions[i]; ops.size() == 1 && ops.begin()->starts_with(g.cause.where + "."))
+      g.where = g.cause.where = *ops.begin();
     auto first_with = [&](auto has) {
       auto it = std::find_if(g.failures.begin(), g.failures.end(), has);
       return it == g.failures.end() ? nullptr : *it;
