@@ -10,6 +10,9 @@
 namespace dmlcert::cert {
 namespace {
 
+constexpr std::string_view kExecutedWrongly = "wrong output, memory fault or hang";
+constexpr std::string_view kWroteThenRejected = "rejected after writing output";
+
 // What kind of failure a detail describes: its first clause (up to ';', before the examples of
 // elements) with its numbers set aside, so that "wrong output: 3 of 16 elements differ; first at
 // [0,2]: ..." and "wrong output: 1 of 4 elements differ; ..." are one cause.
@@ -56,24 +59,34 @@ std::string status_after(const std::string& detail, std::string_view prefix) {
   return detail.substr(start, detail.find_first_of(":; [", start) - start);
 }
 
-// How a failure went wrong, in the words of runner.cpp's verdicts, without what the case was:
-// a valid and a class U case that execute to a result the oracle does not admit are both a wrong
-// output; a rejection is one family per status the backend gave, whatever rule its message named
-// (the same too-strict check names what it checks in each case's words).
+// How a failure went wrong, in the words of runner.cpp's verdicts, without what the case was.
+// A call that ran and went wrong is one family, whether it gave a wrong value, touched memory
+// outside its bindings, crashed or hung: the same wrong index gives any of them depending on where
+// it lands (the zoo's slice_plan_cache_ignores_strides: wrong output and a write past the output;
+// gather_elements_index_magnitude_overflows: a read past the input and a crash), and a valid and a
+// class U case that execute to a result the oracle does not admit are both a wrong output. A
+// rejection is one family per status the backend gave, whatever its message named (a too-strict
+// check names what it checks in each case's words).
 std::string family_of(Outcome outcome, const std::string& detail) {
-  if (outcome != Outcome::Failed) return std::string(name(outcome)) + ": " + kind_of(detail);
+  switch (outcome) {
+    case Outcome::Crash:
+    case Outcome::Timeout:
+    case Outcome::Oob:
+    case Outcome::LateWrite: return std::string(kExecutedWrongly);
+    case Outcome::Failed: break;
+    default: return std::string(name(outcome)) + ": " + kind_of(detail);
+  }
   if (starts_with(detail, "wrong output:") || starts_with(detail, "executed to an inadmissible result:"))
-    return "wrong output";
+    return std::string(kExecutedWrongly);
   if (starts_with(detail, "valid case got status "))
     return "valid case rejected (" + status_after(detail, "got status ") + ")";
   if (starts_with(detail, "unspecified case got status "))
     return "class U case got status " + status_after(detail, "got status ");
-  if (starts_with(detail, "invalid case ("))
-    return "invalid case got status " + status_after(detail, ") got status ");
+  if (starts_with(detail, "invalid case (")) return "invalid case not rejected";
   if (starts_with(detail, "rejected, but reported rules")) return "rejected, naming another rule";
   if (detail.find(" case was rejected (") != std::string::npos &&
       detail.find("but output bytes were written") != std::string::npos)
-    return "rejected after writing output";
+    return std::string(kWroteThenRejected);
   return kind_of(detail);
 }
 
@@ -93,10 +106,17 @@ Cause cause_of(const CheckId& id, Outcome outcome, const std::string& detail, co
   // A class U, robustness, corpus or fuzz case runs its operator: what it does wrong there is what the
   // same bug does in that operator's cells. An invalid case's failure stays with the rule it
   // breaks: one missing check, whichever operator's case showed it.
+  // An invalid case that is not rejected (accepted, or run into a crash) is one missing check of
+  // its rule, whatever happened next; one rejected after writing output is its operator's bug (it
+  // writes before it validates), whichever rule the case broke.
+  if (id.kind == CheckKind::Invalid && c.family != kWroteThenRejected &&
+      c.family != "rejected, naming another rule")
+    c.family = "invalid case not rejected";
   if (id.kind == CheckKind::Cell || id.kind == CheckKind::Sequence) {
     c.where = std::string(name(id.cell.op));
   } else if (id.kind == CheckKind::Unspecified || id.kind == CheckKind::Robustness ||
-             id.kind == CheckKind::Corpus || id.kind == CheckKind::Fuzz) {
+             id.kind == CheckKind::Corpus || id.kind == CheckKind::Fuzz ||
+             (id.kind == CheckKind::Invalid && c.family == kWroteThenRejected)) {
     if (!op.empty())
       c.where = op.substr(0, op.find('.'));
     else if (const auto rule_op = op_of_rule(id.rule))
