@@ -202,7 +202,8 @@ int run(int argc, char** argv) {
      << "cheap. These mutants give two causes, because their minimal repros really differ:\n"
      << "\n";
   for (const MutantInfo& m : kMutants)
-    if (!m.several_causes.empty()) md << "- `" << m.id << "`: " << escape(std::string(m.several_causes)) << ".\n";
+    if (!m.several_causes.empty())
+      md << "- `" << m.id << "`: " << escape(std::string(m.several_causes)) << ".\n";
   md << "\n## Legitimate variants\n\nEach must certify: `dmlcert certify --level " << setup.level
      << " --budget " << setup.budget
      << "` (all operators, corpus included) exits 0; a variant that claims only some cells is certified\n"
