@@ -689,9 +689,7 @@ std::optional<cert::Report> run_certification(const CertifyOptions& options, con
                      uint64_t{o.shard.count} * o.jobs <= std::numeric_limits<uint32_t>::max();
   eo.jobs = split ? o.jobs : 1;
   // A cause investigated twice is known: its later failures are saved and reported, unchecked.
-  eo.cause = [](const CheckId& id, Outcome outcome, const std::string& detail) {
-    return cert::cause_key(id, outcome, detail);
-  };
+  eo.cause = [](const cert::Failure& f) { return cert::cause_key(f); };
   std::error_code ec;
   fs::create_directories(eo.repro_dir, ec);
   if (ec) {

@@ -287,6 +287,7 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
   f.id = call->case_id;
   f.counts_at = call->counts_at;
   f.case_name = call->c.name;
+  f.op = cert::op_subject(call->c);
   f.outcome = late.fault == Fault::LateWrite ? Outcome::LateWrite : Outcome::Crash;
   const std::string seen = "(seen when a later case ran)";
   f.detail = fault_detail(late.fault, f.outcome, late.message.empty() ? seen : late.message + " " + seen);
@@ -296,7 +297,7 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
   }
   const bool known = options_.known && options_.known(call->counts_at);
   const bool investigated = take_investigation_turn(call->counts_at, f.outcome);
-  f.cause_known = investigated && !known && !cause_is_new(f.id, f.outcome, f.detail);
+  f.cause_known = investigated && !known && !cause_is_new(f);
   if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
     // Alone, no later call reveals the fault: the replay waits for it (RunOptions::settle_seconds).
     // Its thread shows as itself, or as a late write (a thread that crashes the process may write
@@ -315,10 +316,10 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
   return f;
 }
 
-bool Engine::cause_is_new(const cert::CheckId& id, Outcome outcome, const std::string& detail) {
+bool Engine::cause_is_new(const cert::Failure& f) {
   if (!options_.cause || options_.max_investigated_per_cause <= 0) return true;
   std::lock_guard<std::mutex> hold(options_.causes->lock);
-  int& n = options_.causes->investigated[options_.cause(id, outcome, detail)];
+  int& n = options_.causes->investigated[options_.cause(f)];
   if (n >= options_.max_investigated_per_cause) return false;
   ++n;
   return true;
@@ -486,6 +487,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   f.id = item.id;
   f.counts_at = out.counts_at;
   f.case_name = out.c.name;
+  f.op = cert::op_subject(out.c);
   f.outcome = outcome;
   f.detail = out.report.detail;
   f.seed = item.seed;
@@ -502,7 +504,7 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
   const bool known = options_.known && options_.known(out.counts_at);
   const bool investigated = take_investigation_turn(out.counts_at, outcome);
-  f.cause_known = investigated && !known && !cause_is_new(item.id, outcome, f.detail);
+  f.cause_known = investigated && !known && !cause_is_new(f);
   const bool affordable =
       !known && investigated && !f.cause_known && (!hang || hang_confirms_ < options_.max_hang_confirms);
 

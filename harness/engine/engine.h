@@ -183,12 +183,12 @@ struct EngineOptions {
   // later ones are saved and reported, unchecked. A backend wrong in every call of a cell costs a
   // few fresh processes per cell, not one per case (docs/design.md, "The engine"). 0: no cap.
   int max_investigated_per_check = 2;
-  // The cause a failure belongs to (certify: its operator or rule check, outcome and kind of detail;
+  // The cause a failure belongs to (certify: the operator or broken rule and the failure's family;
   // report_summary.h). With a cause, only the first max_investigated_per_cause failures of each are
   // confirmed, bisected and shrunk, whatever their check: a crash whose cause is known costs a
   // process restart, not dozens of fresh processes (a heap corrupted by every call of an operator
   // made every cell's crashes a bisection). Null: causes are not compared.
-  std::function<std::string(const cert::CheckId& id, Outcome outcome, const std::string& detail)> cause;
+  std::function<std::string(const cert::Failure& f)> cause;
   int max_investigated_per_cause = 2;
   std::shared_ptr<CauseTally> causes = std::make_shared<CauseTally>();  // copies share it
   // Told of everything every worker finds (a printer), besides each worker's share.
@@ -274,7 +274,7 @@ class Engine {
   bool take_investigation_turn(const cert::CheckId& check, Outcome outcome);
   // Whether a failure's cause (EngineOptions::cause) is still among the first to be investigated;
   // takes its turn when it is.
-  bool cause_is_new(const cert::CheckId& id, Outcome outcome, const std::string& detail);
+  bool cause_is_new(const cert::Failure& f);
   // The shortest run of earlier cases (at most a handful) after which `c` fails again.
   std::optional<std::vector<Case>> bisect(const Case& c, const Classification& cls, Outcome outcome,
                                           bool settle);

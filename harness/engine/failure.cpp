@@ -1,5 +1,8 @@
 #include "failure.h"
 
+#include "dmlcert/operators.h"
+#include "dmlcert/reduce_function.h"
+
 namespace dmlcert::cert {
 
 std::string_view name(Confirmation c) {
@@ -17,6 +20,12 @@ std::optional<Confirmation> parse_confirmation(std::string_view text) {
                  Confirmation::Unchecked})
     if (name(c) == text) return c;
   return std::nullopt;
+}
+
+std::string op_subject(const Case& c) {
+  std::string op(name(op_kind(c.op)));
+  if (const auto f = reduce_function(c.op)) op += "." + name(*f);
+  return op;
 }
 
 }  // namespace dmlcert::cert

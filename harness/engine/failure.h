@@ -26,6 +26,9 @@ struct Failure {
   // its own cell or the rule it breaks.
   CheckId counts_at;
   std::string case_name;
+  // The case's operator with its REDUCE function ("REDUCE.SUM"): what a class U, robustness or
+  // corpus case's cause is (report_summary.h, cause_of). Empty when not known.
+  std::string op;
   Outcome outcome = Outcome::Failed;
   std::string detail;
   std::string repro;           // the case file
@@ -40,5 +43,8 @@ struct Failure {
   // Not confirmed, bisected or shrunk: an earlier failure of the same cause was (EngineOptions::cause).
   bool cause_known = false;
 };
+
+// A case's operator with its REDUCE function: "SLICE1", "REDUCE.SUM" (Failure::op).
+std::string op_subject(const Case& c);
 
 }  // namespace dmlcert::cert

@@ -81,16 +81,21 @@ std::string to_html(const Report& r, const std::string& link_base) {
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
       out << "<div class=\"group" << (g.known ? " known" : "") << "\" id=\"cause-" << gi + 1 << "\"><h3>"
-          << gi + 1 << ". " << escaped(g.where) << ": <span class=\"" << name(g.outcome) << "\">&nbsp;"
-          << name(g.outcome) << "&nbsp;</span> in " << g.failures.size() << " case"
+          << gi + 1 << ". " << escaped(g.cause.where) << ": <span class=\"" << name(g.outcome) << "\">&nbsp;"
+          << escaped(g.cause.family) << "&nbsp;</span> in " << g.failures.size() << " case"
           << (g.failures.size() == 1 ? "" : "s")
           << (g.known ? " <span class=\"known-tag\">&nbsp;known failure (--expect)&nbsp;</span>" : "")
-          << "</h3>\n<p>" << escaped(g.cause) << "</p>\n";
-      if (!g.failures.front()->reproduce.empty())
-        out << "<p>Reproduce:</p><pre>" << escaped(g.failures.front()->reproduce) << "</pre>\n";
-      if (!g.failures.front()->backend_output.empty())
-        out << "<p>The backend printed:</p><pre>"
-            << escaped(g.failures.front()->backend_output.substr(0, 4096)) << "</pre>\n";
+          << "</h3>\n<p>" << escaped(g.detail) << "</p>\n";
+      out << "<p>In " << counted(g.checks.size(), "check") << " (" << escaped(first_few(g.checks, 8))
+          << ") at " << levels_text(g.levels) << ".";
+      if (const std::string m = minimal_case(*g.example); !m.empty())
+        out << " Minimal case: " << link("case", m) << ".";
+      out << "</p>\n";
+      if (!g.example->reproduce.empty())
+        out << "<p>Reproduce:</p><pre>" << escaped(g.example->reproduce) << "</pre>\n";
+      if (!g.example->backend_output.empty())
+        out << "<p>The backend printed:</p><pre>" << escaped(g.example->backend_output.substr(0, 4096))
+            << "</pre>\n";
       out << "<table><tr><th class=\"l\">case</th><th>confirmation</th><th class=\"l\">files</th></tr>\n";
       for (size_t i = 0; i < g.failures.size(); ++i) {
         const Failure& f = *g.failures[i];

@@ -75,6 +75,25 @@ std::string to_json(const Report& r) {
   j["dmlcert_version"] = r.dmlcert_version;
   j["seed"] = r.seed;
   j["verdict"] = verdict(r);
+  // The failures one bug at a time (report_summary.h), before everything else a reader looks at:
+  // derived from `failures`, so not read back; a merged report lists the causes of all its shards.
+  j["causes"] = json::array();
+  for (const FailureGroup& g : group_failures(r)) {
+    json levels = json::array();
+    for (FeatureLevel l : g.levels) levels.push_back(std::string(name(l)));
+    j["causes"].push_back({{"cause", g.cause.name()},
+                           {"where", g.cause.where},
+                           {"family", g.cause.family},
+                           {"outcome", std::string(name(g.outcome))},
+                           {"known", g.known},
+                           {"failures", g.failures.size()},
+                           {"checks", g.checks},
+                           {"levels", levels},
+                           {"detail", g.detail},
+                           {"example", g.example->id.to_string()},
+                           {"case", minimal_case(*g.example)},
+                           {"reproduce", g.example->reproduce}});
+  }
   j["scope"] = {{"summary", scope_text(r)},
                 {"outside", outside_text(r)},
                 {"asked", json::array()},
@@ -174,6 +193,7 @@ std::string to_json(const Report& r) {
         {{"where", f.id.to_string()},
          {"key", f.counts_at.to_string()},  // what it counts against, as --expect names it
          {"case", f.case_name},
+         {"operator", f.op},
          {"outcome", std::string(name(f.outcome))},
          {"detail", f.detail},
          {"repro", f.repro},
@@ -280,6 +300,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       Failure failure;
       failure.id = check_id(f.at("where").get<std::string>());
       failure.case_name = f.at("case").get<std::string>();
+      failure.op = f.value("operator", "");
       failure.outcome = parse_enum<Outcome>(f.at("outcome").get<std::string>(), parse_outcome, "outcome");
       failure.detail = f.at("detail").get<std::string>();
       failure.repro = f.at("repro").get<std::string>();

@@ -1,9 +1,9 @@
-// JUnit XML for CI dashboards: one testsuite per section, one testcase per support-table cell and
-// per rule check. A cell or check that did not pass is a <failure> with the command that
-// reproduces it; one outside the scope, not run, or a known failure (--expect) is <skipped>,
-// saying which; one whose only failures were flaky passes, with a <flakyFailure> each (a
-// <failure> with certify --flaky-fails). Each suite's properties carry the run's facts, what lies outside the
-// scope and the behaviour profile.
+// JUnit XML for CI dashboards: first the causes (one testcase per bug, report_summary.h), then one
+// testsuite per section, one testcase per support-table cell and per rule check. A cell or check
+// that did not pass is a <failure> with the command that reproduces it; one outside the scope, not
+// run, or a known failure (--expect) is <skipped>, saying which; one whose only failures were flaky
+// passes, with a <flakyFailure> each (a <failure> with certify --flaky-fails). Each suite's
+// properties carry the run's facts, what lies outside the scope and the behaviour profile.
 #include <optional>
 #include <sstream>
 
@@ -130,6 +130,37 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
   out << "  </testsuite>\n";
 }
 
+// One testcase per cause, each failure naming the checks and levels it covers, the command that
+// reproduces it and its minimal case: what a dashboard counts as the run's problems.
+void causes_suite(std::ostringstream& out, const Report& r, const std::vector<FailureGroup>& groups) {
+  size_t known_causes = 0;
+  for (const FailureGroup& g : groups) known_causes += g.known;
+  out << "  <testsuite name=\"causes\" tests=\"" << groups.size() << "\" failures=\""
+      << groups.size() - known_causes << "\" skipped=\"" << known_causes << "\">\n";
+  properties(out, r);
+  for (const FailureGroup& g : groups) {
+    out << "    <testcase classname=\"dmlcert.causes\" name=\"" << markup_escape(g.cause.name()) << "\">\n";
+    if (g.known) {
+      out << "      <skipped message=\""
+          << markup_escape("known failure (--expect): " + std::to_string(g.failures.size()) + " cases")
+          << "\"/>\n";
+    } else {
+      out << "      <failure type=\"" << name(g.outcome) << "\" message=\"" << markup_escape(g.detail)
+          << "\">";
+      out << markup_escape(std::to_string(g.failures.size()) + " failing cases in " +
+                           counted(g.checks.size(), "check") + " at " + levels_text(g.levels) + ": " +
+                           first_few(g.checks, 20))
+          << "\n";
+      if (!g.example->reproduce.empty()) out << markup_escape("reproduce: " + g.example->reproduce) << "\n";
+      if (const std::string m = minimal_case(*g.example); !m.empty())
+        out << markup_escape("minimal case: " + m) << "\n";
+      out << "</failure>\n";
+    }
+    out << "    </testcase>\n";
+  }
+  out << "  </testsuite>\n";
+}
+
 }  // namespace
 
 std::string to_junit(const Report& r) {
@@ -137,6 +168,7 @@ std::string to_junit(const Report& r) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"" << markup_escape("dmlcert certify: " + verdict(r)) << "\" time=\"" << r.seconds
       << "\">\n";
+  if (const auto groups = group_failures(r); !groups.empty()) causes_suite(out, r, groups);
   std::vector<Entry> cells, rules[3];
   for (const CellResult& c : r.cells)
     cells.push_back({CheckId::of_cell(c.cell), cell_key(c.cell), cell_key(c.cell), c.counts, &c.not_run,

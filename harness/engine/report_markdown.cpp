@@ -67,11 +67,16 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     out << "\n## Failures by cause (" << counted(r.failures.size(), "failure") << ", "
         << counted(groups.size(), "cause") << ")\n\n";
     for (const FailureGroup& g : groups) {
-      const Failure& first = *g.failures.front();
-      out << "### " << g.where << ": " << name(g.outcome) << " (" << g.failures.size()
-          << (g.known ? ", known" : "") << ")\n\n"
-          << cell_text(g.cause) << "\n\n";
-      if (!first.reproduce.empty()) out << "```sh\n" << first.reproduce << "\n```\n\n";
+      const Failure& example = *g.example;
+      out << "### " << cell_text(g.cause.name()) << " (" << g.failures.size() << (g.known ? ", known" : "")
+          << ")\n\n"
+          << cell_text(g.detail) << "\n\n"
+          << "In " << counted(g.checks.size(), "check") << " (" << cell_text(first_few(g.checks)) << ") at "
+          << levels_text(g.levels) << ".";
+      if (const std::string m = minimal_case(example); !m.empty())
+        out << " Minimal case: " << link("case", m) << ".";
+      out << "\n\n";
+      if (!example.reproduce.empty()) out << "```sh\n" << example.reproduce << "\n```\n\n";
       for (size_t i = 0; i < g.failures.size() && i < 5; ++i) {
         const Failure& f = *g.failures[i];
         out << "- `" << f.id.to_string() << "` " << name(f.confirmation);

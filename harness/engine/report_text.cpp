@@ -98,10 +98,12 @@ std::string to_text(const Report& r) {
         out << "  ... and " << groups.size() - 12 << " more groups (see the report)\n";
         break;
       }
-      out << "  " << g.where << ": " << name(g.outcome) << " x" << g.failures.size()
-          << (g.known ? " (known)" : "") << ": " << g.cause << "\n";
-      if (!g.failures.front()->reproduce.empty())
-        out << "    reproduce: " << g.failures.front()->reproduce << "\n";
+      out << "  " << g.cause.name() << " x" << g.failures.size() << (g.known ? " (known)" : "") << ": "
+          << g.detail << "\n";
+      out << "    in " << first_few(g.checks) << " at " << levels_text(g.levels) << "\n";
+      if (!g.example->reproduce.empty()) out << "    reproduce: " << g.example->reproduce << "\n";
+      if (const std::string m = minimal_case(*g.example); !m.empty())
+        out << "    minimal case: " << m << "\n";
     }
   }
   if (const auto flaky = flaky_failures(r); !flaky.empty()) {

@@ -21,6 +21,9 @@ struct MutantInfo {
   // empty when it does. The mutation test reports such a mutant as skipped with this reason;
   // scripts/mutation-score certifies it like the others and shows it survive.
   std::string_view not_caught_yet = {};
+  // Why the mutant's one bug reports more than one cause (report_summary.h): its minimal repros
+  // really differ (docs/mutation-score.md, "Causes"); empty when it reports one.
+  std::string_view several_causes = {};
 };
 
 // Why a state-dependent mutant's repro is not small: sequences are bisected, not shrunk.
@@ -30,6 +33,18 @@ inline constexpr std::string_view kNeeds64KiB = "needs 64 KiB: the bug is in the
 inline constexpr std::string_view kNeeds1MiB =
     "needs an output of 1 MiB: the bug is in the path above that size";
 inline constexpr std::string_view kNeeds2p16 = "needs a dimension past 65535: the bug is a 16-bit field";
+
+// Why a mutant's one bug gives two causes (docs/mutation-score.md, "Causes"): a wrong index that
+// lands outside its dimension in some cases, where the backend's own range check rejects the
+// valid case, and inside it in others, where it reads the wrong element. Its minimal repros are a
+// rejection and a wrong value.
+inline constexpr std::string_view kRejectedOrWrong =
+    "the wrong index is rejected by the backend's own range check or reads the wrong element";
+// Why a whole-block clear gives two causes: executed, it writes past the output's end (oob);
+// rejected, it has already written the output. Its minimal repros are a valid case whose output
+// is not a multiple of the block, and a class U case the backend rejects.
+inline constexpr std::string_view kWritesPastOrBeforeRejecting =
+    "the clear writes past the output of a case it runs and into the output of a case it rejects";
 
 inline constexpr MutantInfo kMutants[] = {
     // SLICE
@@ -56,14 +71,26 @@ inline constexpr MutantInfo kMutants[] = {
     {"slice1_rejects_edge_window", "SLICE1", "validation too strict",
      "SLICE1 checks offset + size < Input.Sizes (not <=), rejecting windows that end at the edge"},
     // SCATTER_ND
-    {"scatter_nd_leading_dims_not_stripped", "SCATTER_ND", "leading-ones handling",
-     "SCATTER_ND tuples index the first k dimensions of the full rank, not of the meaningful ones"},
+    {"scatter_nd_leading_dims_not_stripped",
+     "SCATTER_ND",
+     "leading-ones handling",
+     "SCATTER_ND tuples index the first k dimensions of the full rank, not of the meaningful ones",
+     {},
+     false,
+     {},
+     kRejectedOrWrong},
     {"scatter_nd_output_not_initialized", "SCATTER_ND", "output = input missing",
      "SCATTER_ND writes the updates but never copies Input to Output"},
     {"scatter_nd_updates_strides_ignored", "SCATTER_ND", "input strides ignored",
      "SCATTER_ND reads Updates as packed row-major, ignoring Updates.Strides"},
-    {"scatter_nd_clears_output_in_16_byte_blocks", "SCATTER_ND", "out-of-bounds write",
-     "SCATTER_ND first zeroes the output in whole 16-byte blocks, past TotalTensorSizeInBytes"},
+    {"scatter_nd_clears_output_in_16_byte_blocks",
+     "SCATTER_ND",
+     "out-of-bounds write",
+     "SCATTER_ND first zeroes the output in whole 16-byte blocks, past TotalTensorSizeInBytes",
+     {},
+     false,
+     {},
+     kWritesPastOrBeforeRejecting},
     {"scatter_nd_crashes_on_empty_block", "SCATTER_ND", "crash",
      "SCATTER_ND dereferences a null block pointer when tuples index every meaningful dimension"},
     // REDUCE
@@ -88,8 +115,14 @@ inline constexpr MutantInfo kMutants[] = {
     {"reduce_writes_input", "REDUCE", "write to an input",
      "REDUCE uses its input buffer as scratch space (writes the input)"},
     // GATHER_ELEMENTS
-    {"gather_elements_axis_from_end", "GATHER_ELEMENTS", "axis order",
-     "GATHER_ELEMENTS counts Axis from the last dimension (rank - 1 - Axis)"},
+    {"gather_elements_axis_from_end",
+     "GATHER_ELEMENTS",
+     "axis order",
+     "GATHER_ELEMENTS counts Axis from the last dimension (rank - 1 - Axis)",
+     {},
+     false,
+     {},
+     kRejectedOrWrong},
     {"gather_elements_negative_index_unsigned", "GATHER_ELEMENTS", "signedness",
      "GATHER_ELEMENTS reads signed indices as unsigned, so legal negative indices are rejected"},
     {"gather_elements_negative_zero_lost", "GATHER_ELEMENTS", "-0.0 lost",

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -67,6 +68,15 @@ uint64_t cases_run(const nlohmann::json& totals) {
   return n;
 }
 
+// How often `needle` occurs in a file (0 when it cannot be read).
+size_t occurrences(const fs::path& file, const std::string& needle) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 Detection detect(const MutationSetup& s, const std::string& plugin, const std::string& id) {
@@ -74,7 +84,11 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   const fs::path dir = fresh_dir(s, id);
   d.log = (dir / "log.txt").string();
   const auto start = std::chrono::steady_clock::now();
-  run(certify_command(s, plugin, dir) + " --stop-after-failures 1", d.log);
+  run(certify_command(s, plugin, dir) + " --stop-after-failures " + std::to_string(s.stop_after_failures) +
+          " --markdown " + shell_quoted((dir / "report.md").string()) + " --html " +
+          shell_quoted((dir / "report.html").string()) + " --junit " +
+          shell_quoted((dir / "report.xml").string()),
+      d.log);
   d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::ifstream in(dir / "report.json");
@@ -83,6 +97,14 @@ Detection detect(const MutationSetup& s, const std::string& plugin, const std::s
   if (report.is_discarded() || !report.contains("failures")) return d;
   d.ran = true;
   d.cases = cases_run(report.at("totals"));
+  for (const auto& cause : report.value("causes", nlohmann::json::array())) {
+    ++d.causes_json;
+    d.cause_names += (d.cause_names.empty() ? "" : "; ") + cause.value("cause", "") + " x" +
+                     std::to_string(cause.value("failures", 0)) + " (" + cause.value("example", "") + ")";
+  }
+  d.causes_markdown = occurrences(dir / "report.md", "\n### ");
+  d.causes_html = occurrences(dir / "report.html", "id=\"cause-");
+  d.causes_junit = occurrences(dir / "report.xml", "classname=\"dmlcert.causes\"");
   // The first failure that counts: a flaky one (docs/design.md, "Isolation", Hangs) did not come back.
   const nlohmann::json& failures = report.at("failures");
   const auto counted = std::find_if(failures.begin(), failures.end(), [](const nlohmann::json& f) {

@@ -23,6 +23,9 @@ struct MutationSetup {
   // certify's --ops, empty for every operator. A mutant's bug lives in one operator: certifying
   // only that one finds it in the same cases and keeps the zoo's run short.
   std::string ops;
+  // certify's --stop-after-failures for detect(): 1 finds the first failure; more let the run go on
+  // through failures of every kind of item (they are interleaved) to see how many causes it reports.
+  int stop_after_failures = 1;
 };
 
 // What a certification of a plugin that should fail found.
@@ -32,7 +35,7 @@ struct Detection {
   std::string where;    // the cell or rule that caught it ("cells/REDUCE.SUM/input/FLOAT16/r2/random/0")
   std::string outcome;  // "failed", "crash", "timeout", "oob", ...
   std::string detail;
-  uint64_t cases = 0;     // cases run up to and including the first failure
+  uint64_t cases = 0;     // cases run up to and including the failure the run stopped at
   std::string repro;      // the shrunk repro file when there is one, else the original
   bool shrunk = false;    // whether `repro` is the shrunk file
   uint32_t rank = 0;      // the repro's output rank
@@ -50,9 +53,15 @@ struct Detection {
   bool sequence_passes_on_reference = false;
   double seconds = 0;
   std::string log;  // where certify's output went
+  // The causes each report format lists (report_summary.h): the JSON report's `causes`, the
+  // Markdown report's "### " sections, the HTML report's cause anchors, the JUnit report's
+  // testcases of the causes suite; and the JSON report's names for them.
+  size_t causes_json = 0, causes_markdown = 0, causes_html = 0, causes_junit = 0;
+  std::string cause_names;
 };
 
-// Certifies the plugin, stopping at its first failure, then replays the failure's repro.
+// Certifies the plugin, stopping at its first failure (setup.stop_after_failures), then replays the
+// first failure's repro.
 Detection detect(const MutationSetup& setup, const std::string& plugin_path, const std::string& id);
 
 // Certifies the plugin in full, corpus included; true when it is certified for its scope (exit

@@ -191,6 +191,23 @@ int run(int argc, char** argv) {
        << (found_with_corpus[i].caught ? ", " + std::to_string(found_with_corpus[i].cases) + " cases" : "")
        << " |\n";
   }
+  md << "\n"
+     << "## Causes\n"
+     << "\n"
+     << "A report groups failures into causes, one per bug (`report_summary.h`): where the bug lives (the\n"
+     << "operator, or the rule an invalid case breaks) and its family: a call gone wrong (wrong value,\n"
+     << "memory fault, crash or hang are one family, since the same wrong index gives any of them\n"
+     << "depending on where it lands), a valid case rejected, an invalid case not rejected, a write\n"
+     << "before a rejection. A class U, robustness or corpus case counts with its operator; a REDUCE\n"
+     << "cause is the operator's, named after its function when all its failures are in one (a bug in\n"
+     << "REDUCE's shared machinery shows in every function). The mutation test asserts that each mutant\n"
+     << "reports exactly one cause in the JSON, Markdown, HTML and JUnit reports alike, going on to 20\n"
+     << "failures (interleaved across cells, lower levels, sequences and rule checks) where failures are\n"
+     << "cheap. These mutants give two causes, because their minimal repros really differ:\n"
+     << "\n";
+  for (const MutantInfo& m : kMutants)
+    if (!m.several_causes.empty())
+      md << "- `" << m.id << "`: " << escape(std::string(m.several_causes)) << ".\n";
   md << "\n## Legitimate variants\n\nEach must certify: `dmlcert certify --level " << setup.level
      << " --budget " << setup.budget
      << "` (all operators, corpus included) exits 0; a variant that claims only some cells is certified\n"
