@@ -414,6 +414,11 @@ std::vector<BadArgumentRow> bad_argument_rows() {
       {"MergeReportUnwritable",
        "merge {case} --report /proc/nonexistent/r.json",
        {"/proc/nonexistent/r.json"}},
+      // baseline
+      {"BaselineOfACaseFile", "baseline {case}", {"{case}", "not a `dmlcert certify --report` JSON report"}},
+      {"BaselineOfAMissingFile",
+       "baseline {dir}/nonexistent.json",
+       {"{dir}/nonexistent.json", "cannot read"}},
   };
 }
 
@@ -704,8 +709,9 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
   const CliResult r = cli("--help");
   EXPECT_EQ(r.status, 0);
   // The overview names every command and both exit-status rules.
-  for (const char* word : {"run", "replay", "rules", "fuzz", "certify", "merge", "support", "Exit status",
-                           "certified for its scope", "every case that ran passed", "130 or 143"})
+  for (const char* word :
+       {"run", "replay", "rules", "fuzz", "certify", "merge", "support", "baseline", "Exit status",
+        "certified for its scope", "every case that ran passed", "130 or 143"})
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
   // Each command's own help says what its exit status means.
   const struct {
@@ -719,6 +725,7 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndTheExitStatuses) {
       {"merge", "Exit status 0 only when"},
       {"rules", "Exit status"},
       {"support", "Exit status"},
+      {"baseline", "Exit status: 0 with the list printed"},
   };
   for (const auto& c : commands) {
     const CliResult sub = cli(std::string(c.command) + " --help");

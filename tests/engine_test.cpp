@@ -213,8 +213,8 @@ TEST(EngineCertify, ALateWriteThatLandsEarlyAloneIsStillReproduced) {
 TEST(EngineCertify, AKnownLateWriteStartsNoFreshBackend) {
   const fs::path dir = scratch("late_write_known");
   auto o = smoke_options(dir.string(), {OpKind::SLICE}, FeatureLevel::L5_0);
-  o.engine.known = [](const cert::CheckId& check) {
-    return cert::glob_match("SLICE/*/*/r2", check.to_string());
+  o.engine.known = [](const cert::Failure& f) {
+    return cert::glob_match("SLICE/*/*/r2", f.counts_at.to_string());
   };
   int opened = 0;
   std::string error;
@@ -391,8 +391,8 @@ TEST(EngineCertify, KnownFailuresAreReportedWithoutFreshBackends) {
     const fs::path dir = scratch(expected ? "known" : "not_known");
     auto o = smoke_options(dir.string(), {OpKind::REDUCE}, FeatureLevel::L5_0);
     if (expected)
-      o.engine.known = [](const cert::CheckId& check) {
-        return cert::glob_match("REDUCE.SUM/*/INT32/*", check.to_string());
+      o.engine.known = [](const cert::Failure& f) {
+        return cert::glob_match("REDUCE.SUM/*/INT32/*", f.counts_at.to_string());
       };
     int opened = 0;
     std::string error;

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+
+#include "report_summary.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -136,10 +140,15 @@ TEST_P(ExpectationFile, LoadsOrSaysWhichLineIsWrong) {
   if (GetParam().error.empty()) {
     ASSERT_TRUE(loaded) << error;
     ASSERT_EQ(loaded->entries.size(), 2u);
-    EXPECT_EQ(loaded->entries[0].pattern, "REDUCE.SUM/*/FLOAT16/*");
+    const bool causes = GetParam().name == "causes_and_statuses";
+    EXPECT_EQ(loaded->entries[0].pattern,
+              causes ? "REDUCE.SUM: wrong output, memory fault or hang" : "REDUCE.SUM/*/FLOAT16/*");
+    EXPECT_EQ(loaded->entries[0].cause, causes);
+    EXPECT_EQ(loaded->entries[0].status, "either");
     EXPECT_EQ(loaded->entries[0].expires, "2027-03-01");
     EXPECT_EQ(loaded->entries[0].reason, "fp16 sums accumulate in fp16 (ticket 41)");
     EXPECT_EQ(loaded->entries[1].expires, "");
+    EXPECT_EQ(loaded->entries[1].status, causes ? "fail" : "either");
   } else {
     EXPECT_FALSE(loaded);
     EXPECT_EQ(error, path.string() + GetParam().error);
@@ -156,6 +165,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "\n"
                 "invalid/SLICE1.WINDOW_BOUNDS   the window check is missing  # ticket 42\n",
                 ""},
+        FileRow{"causes_and_statuses",
+                "cause \"REDUCE.SUM: wrong output, memory fault or hang\" status=either  expires=2027-03-01 "
+                "fp16 sums accumulate in fp16 (ticket 41)  # a comment\n"
+                "invalid/SLICE1.WINDOW_BOUNDS status=fail  the window check is missing\n",
+                ""},
+        FileRow{"bad_status", "SLICE/* status=broken a reason\n",
+                ":1: status='broken' is not one of fail, crash, flaky, either"},
+        FileRow{"unclosed_cause", "cause \"SLICE: wrong output a reason\n",
+                ":1: the cause's name has no closing '\"'"},
         FileRow{"bad_date", "SLICE/* expires=2027-13-01 a reason\n",
                 ":1: expires='2027-13-01' is not a date YYYY-MM-DD"},
         FileRow{"no_reason", "# ok\nSLICE/*\n",
@@ -171,6 +189,124 @@ TEST(Expectations, AnEarlierReportServesAsTheList) {
   ASSERT_TRUE(loaded) << error;
   ASSERT_EQ(loaded->entries.size(), 1u);
   EXPECT_EQ(loaded->entries[0].pattern, "SLICE/input/INT8/r4");
+  fs::remove(path);
+}
+
+// A report whose failures are those given ("cells/..." case IDs), each failing its own cell.
+Report report_failing(const std::vector<std::tuple<std::string, Outcome, std::string>>& failures) {
+  Report r;
+  r.shards = {{0, 1}};
+  r.scope.claims.push_back({OpKind::GATHER_ELEMENTS, std::nullopt, DataType::INT32, true});
+  for (const auto& [where, outcome, detail] : failures) {
+    Failure f;
+    f.id = *CheckId::parse(where);
+    f.counts_at = f.id.check();
+    f.outcome = outcome;
+    f.detail = detail;
+    f.op = f.id.subject();
+    r.failures.push_back(f);
+    CellResult c;
+    c.cell = f.id.cell;
+    c.counts[static_cast<size_t>(outcome)] = 1;
+    if (std::none_of(r.cells.begin(), r.cells.end(), [&](const CellResult& x) { return x.cell == c.cell; }))
+      r.cells.push_back(c);
+  }
+  return r;
+}
+
+// One bug (negative indices read as unsigned) fails other cells under another seed; a second bug
+// is another cause.
+const std::string kRejected =
+    "valid case got status invalid-argument: GATHERELEMENTS.INDEX_RANGE: index 4294967295 out of range";
+const std::string kWrong = "wrong output: 1 of 4 elements differ; first at [0]: expected 1, got 2";
+Report seed_1() {
+  return report_failing({{"cells/GATHER_ELEMENTS/indices/INT32/r3/random/0", Outcome::Failed, kRejected},
+                         {"cells/GATHER_ELEMENTS/input/FLOAT32/r2/exact/1", Outcome::Failed, kRejected}});
+}
+Report seed_2() {
+  return report_failing({{"cells/GATHER_ELEMENTS/indices/INT64/r5/special/0", Outcome::Failed, kRejected}});
+}
+Report seed_2_with_a_second_bug() {
+  return report_failing({{"cells/GATHER_ELEMENTS/indices/INT64/r5/special/0", Outcome::Failed, kRejected},
+                         {"cells/SLICE/input/INT8/r4/exact/0", Outcome::Failed, kWrong}});
+}
+
+Expectations baseline_of(const Report& r) {
+  return {"baseline.txt", baseline_entries(r, "seed1.json")};
+}
+
+TEST(Baseline, NamesEachCauseOnceWithTheStatusItShowed) {
+  const auto entries = baseline_entries(seed_1(), "seed1.json");
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].cause);
+  EXPECT_EQ(entries[0].pattern, "GATHER_ELEMENTS: valid case rejected (invalid-argument)");
+  EXPECT_EQ(entries[0].status, "fail");
+}
+
+TEST(Baseline, HoldsForAnotherSeedOfTheSameBug) {
+  Report r = seed_2();
+  r.expectations = check_expectations(baseline_of(seed_1()), r, "2026-11-25");
+  EXPECT_TRUE(r.expectations->holds()) << expectations_text(*r.expectations);
+  EXPECT_EQ(r.expectations->known, std::vector<std::string>{"GATHER_ELEMENTS/indices/INT64/r5"});
+  EXPECT_EQ(exit_status(r), 0);
+}
+
+TEST(Baseline, FailsOnASecondBugAndNamesIt) {
+  Report r = seed_2_with_a_second_bug();
+  r.expectations = check_expectations(baseline_of(seed_1()), r, "2026-11-25");
+  EXPECT_FALSE(r.expectations->holds());
+  EXPECT_EQ(r.expectations->unexpected, std::vector<std::string>{"SLICE/input/INT8/r4"});
+  EXPECT_EQ(exit_status(r), 1);
+}
+
+TEST(Baseline, AKnownWrongOutputThatStartsToCrashIsNew) {
+  Expectations e{"known.txt", {}};
+  e.entries.push_back({"SLICE: wrong output, memory fault or hang", "ticket 7", "", {}, false, "fail", true});
+  Report r = report_failing({{"cells/SLICE/input/INT8/r4/exact/0", Outcome::Crash,
+                              "backend process killed by signal 11 (Segmentation fault)"}});
+  r.expectations = check_expectations(e, r, "2026-11-25");
+  EXPECT_FALSE(r.expectations->holds()) << "status=fail does not cover a crash";
+  e.entries[0].status = "either";
+  r.expectations = check_expectations(e, r, "2026-11-25");
+  EXPECT_TRUE(r.expectations->holds()) << expectations_text(*r.expectations);
+}
+
+TEST(Baseline, AFunctionsCauseCoversThatFunctionWhereverItFails) {
+  const std::string sum_wrong = "wrong output: 2 of 9 elements differ; first at [0]: expected 2, got 3";
+  Expectations e{"known.txt", {}};
+  e.entries.push_back(
+      {"REDUCE.SUM: wrong output, memory fault or hang", "ticket 8", "", {}, false, "either", true});
+  // Another seed finds the bug in MAX too: the report names the cause "REDUCE", and SUM's failures
+  // stay known while MAX's are new.
+  Report r = report_failing({{"cells/REDUCE.SUM/input/FLOAT32/r2/random/0", Outcome::Failed, sum_wrong},
+                             {"cells/REDUCE.MAX/input/FLOAT32/r2/random/0", Outcome::Failed, sum_wrong}});
+  r.expectations = check_expectations(e, r, "2026-11-25");
+  EXPECT_EQ(r.expectations->known, std::vector<std::string>{"REDUCE.SUM/input/FLOAT32/r2"});
+  EXPECT_EQ(r.expectations->unexpected, std::vector<std::string>{"REDUCE.MAX/input/FLOAT32/r2"});
+}
+
+TEST(Baseline, UnexpectedPassesFailTheRunWhenAskedTo) {
+  Report r = report_with({{"INT8", false}});
+  r.expectations = check_expectations(baseline_of(seed_1()), r, "2026-11-25");
+  ASSERT_EQ(r.expectations->unexpected_passes().size(), 1u);
+  EXPECT_TRUE(r.expectations->holds());
+  r.expectations->unexpected_passes_fail = true;
+  EXPECT_FALSE(r.expectations->holds());
+  EXPECT_NE(expectations_text(*r.expectations).find("--unexpected-passes-fail"), std::string::npos);
+}
+
+TEST(Baseline, ItsTextIsAFileThatExpectReads) {
+  const fs::path path = fs::temp_directory_path() / "dmlcert_baseline_round_trip.txt";
+  std::ofstream(path) << baseline_text(seed_1(), "seed1.json");
+  std::string error;
+  const auto loaded = load_expectations(path.string(), &error);
+  ASSERT_TRUE(loaded) << error;
+  ASSERT_EQ(loaded->entries.size(), 1u);
+  EXPECT_TRUE(loaded->entries[0].cause);
+  EXPECT_EQ(loaded->entries[0].pattern, "GATHER_ELEMENTS: valid case rejected (invalid-argument)");
+  EXPECT_EQ(loaded->entries[0].status, "fail");
+  EXPECT_EQ(loaded->entries[0].reason,
+            "2 failures in seed1.json, e.g. cells/GATHER_ELEMENTS/indices/INT32/r3/random/0");
   fs::remove(path);
 }
 

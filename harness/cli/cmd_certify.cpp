@@ -36,6 +36,7 @@ struct CertifyArgs {
   unsigned jobs = default_jobs();
   int max_timeouts = 10;
   bool flaky_fails = false;
+  bool unexpected_passes_fail = false;
   double time_limit = -1;  // not given: the budget's time bound
   std::string expect;
   AccumulationProfile profile = AccumulationProfile::Default;
@@ -73,13 +74,15 @@ int certify(CertifyArgs& a) {
   // Failures it already expects are reported, not investigated: no fresh process confirms,
   // bisects or shrinks them.
   if (expectations)
-    o.engine.known = [&expectations, today = cert::today_utc()](const cert::CheckId& check) {
-      return cert::expects(*expectations, check.to_string(), today);
+    o.engine.known = [&expectations, today = cert::today_utc()](const cert::Failure& f) {
+      return cert::expects(*expectations, f, today);
     };
   // Known failures are held against every report the run writes, its last one included.
   auto finish_report = [&](cert::Report& report) {
-    if (expectations)
+    if (expectations) {
       report.expectations = cert::check_expectations(*expectations, report, cert::today_utc());
+      report.expectations->unexpected_passes_fail = a.unexpected_passes_fail;
+    }
   };
 #ifdef DMLCERT_SOURCE_CORPUS_DIR
   if (corpus_dir.empty()) corpus_dir = engine::find_corpus(DMLCERT_SOURCE_CORPUS_DIR);
@@ -234,11 +237,18 @@ void add_certify_command(CLI::App& app) {
                   "run up to the last failure. One worker runs, so that the order is always the same")
       ->check(integer_in(0, 1 << 30))
       ->capture_default_str();
-  cmd->add_option("--expect", args->expect,
-                  "Known failures: a file of `KEY-PATTERN [expires=YYYY-MM-DD] REASON` lines (cell keys such "
-                  "as REDUCE.SUM/input/FLOAT16/r3, rule checks such as invalid/SLICE1.WINDOW_BOUNDS, "
-                  "corpus/CASE, `*` for any text), or an earlier JSON report. Known failures do not fail the "
-                  "run, new ones do, entries that now pass are reported, expired entries fail");
+  cmd->add_option(
+      "--expect", args->expect,
+      "Known failures: a file of `KEY-PATTERN [status=S] [expires=YYYY-MM-DD] REASON` lines (cell "
+      "keys such as REDUCE.SUM/input/FLOAT16/r3, rule checks such as invalid/SLICE1.WINDOW_BOUNDS, "
+      "corpus/CASE, `*` for any text) and `cause \"NAME\" [status=S] ...` lines (a cause as the "
+      "reports name it, whichever cells it fails: what `dmlcert baseline REPORT.json` writes), "
+      "S one of fail, crash, flaky, either (the default); or an earlier JSON report, read as "
+      "its baseline. Known failures do not fail the run and print as known, new ones do, "
+      "entries that now pass are reported, expired entries fail");
+  cmd->add_flag("--unexpected-passes-fail", args->unexpected_passes_fail,
+                "With --expect: an entry that covers no failure (its bug is fixed, or no longer found) "
+                "fails the run, so that the list is kept to what still fails");
   add_report_options(*cmd, &args->files);
 }
 

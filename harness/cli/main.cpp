@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   dmlcert::cli::add_certify_command(app);
   dmlcert::cli::add_merge_command(app);
   dmlcert::cli::add_support_command(app);
+  dmlcert::cli::add_baseline_command(app);
   dmlcert::cli::install_stop_handlers();
   try {
     app.parse(argc, argv);

@@ -295,7 +295,8 @@ std::optional<cert::Failure> Engine::failure_of(const LateFault& late) {
     f.repro = path_for(f.id.to_string(), ".json");
     if (!save(f.repro, call->c)) f.repro.clear();
   }
-  const bool known = options_.known && options_.known(call->counts_at);
+  const bool known = options_.known && options_.known(f);
+  f.expected = known;
   const bool investigated = take_investigation_turn(call->counts_at, f.outcome);
   f.cause_known = investigated && !known && !cause_is_new(f);
   if (options_.confirm && fresh_ && investigated && !known && !f.cause_known && !run_must_end()) {
@@ -502,7 +503,8 @@ void Engine::investigate_failure(CaseOutcome& out, const WorkItem& item,
   // run are confirmed and shrunk. A known failure (EngineOptions::known) is neither, and neither is
   // one past the first few of its check (EngineOptions::max_investigated_per_check).
   const bool hang = outcome == Outcome::Timeout || outcome == Outcome::Limit;
-  const bool known = options_.known && options_.known(out.counts_at);
+  const bool known = options_.known && options_.known(f);
+  f.expected = known;
   const bool investigated = take_investigation_turn(out.counts_at, outcome);
   f.cause_known = investigated && !known && !cause_is_new(f);
   const bool affordable =

@@ -175,10 +175,10 @@ struct EngineOptions {
   // to run a timeout again before it counts (Engine::timeout_was_flaky). Null: a timeout is
   // confirmed with its own deadline, and is never flaky.
   BackendFactory patient;
-  // Whether a failure counting against this check is already expected (certify --expect): such a
-  // failure is saved and reported but not confirmed, bisected or shrunk, each of which starts fresh
-  // backend processes (seconds each for a library as large as libtorch).
-  std::function<bool(const cert::CheckId& check)> known;
+  // Whether a failure is already expected (certify --expect: by the check it counts against or by
+  // its cause): such a failure is saved and reported but not confirmed, bisected or shrunk, each of
+  // which starts fresh backend processes (seconds each for a library as large as libtorch).
+  std::function<bool(const cert::Failure& f)> known;
   // Only the first failures of each check and outcome are confirmed, bisected, shrunk and printed;
   // later ones are saved and reported, unchecked. A backend wrong in every call of a cell costs a
   // few fresh processes per cell, not one per case (docs/design.md, "The engine"). 0: no cap.

@@ -42,6 +42,8 @@ struct Failure {
   uint64_t backend_output_dropped = 0;
   // Not confirmed, bisected or shrunk: an earlier failure of the same cause was (EngineOptions::cause).
   bool cause_known = false;
+  // Covered by the run's known-failure list (certify --expect): printed and reported as known.
+  bool expected = false;
 };
 
 // A case's operator with its REDUCE function: "SLICE1", "REDUCE.SUM" (Failure::op).

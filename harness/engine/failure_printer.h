@@ -14,7 +14,8 @@ namespace dmlcert::engine {
 // Prints, through `print` (above a progress line, say), a block for each failure among the first of
 // its check: the check and the outcome, the detail, the confirmation, the files, what the backend
 // printed and the command that reproduces it. Of the failures past those it says once per check
-// that they are saved and reported. Serves every worker of a run.
+// that they are saved and reported. A known failure (certify --expect) is printed once per cause,
+// marked KNOWN: a baseline of a few causes is not pages of blocks. Serves every worker of a run.
 class FailurePrinter : public Listener {
  public:
   // Warnings go to `warn`, or with the failures.
@@ -28,6 +29,7 @@ class FailurePrinter : public Listener {
   std::function<void(const std::string&)> print_, warn_;
   std::mutex lock_;
   std::set<std::string> quiet_checks_;  // checks and outcomes whose further failures are not printed
+  std::set<std::string> known_causes_;  // the known causes printed once
 };
 
 // The block printed for a failure.

@@ -114,17 +114,29 @@ struct BehaviourCounts {
 struct ExpectationCheck {
   std::string file;
   struct Entry {
+    // A failing key as failing_keys() names it, or (`cause`) a cause's name as the reports give it
+    // (report_summary.h, Cause::name), `*` matching any run of characters in either.
     std::string pattern, reason, expires;  // expires: YYYY-MM-DD, or empty
     std::vector<std::string> matched;      // the failing keys it covers
     bool expired = false;
+    // What the failures it covers may be (expectation_statuses()): "fail", "crash", "flaky" or
+    // "either". A known wrong output that starts to crash is a new failure.
+    std::string status = "either";
+    bool cause = false;
   };
   std::vector<Entry> entries;
   std::vector<std::string> known;       // failing keys some entry covers
   std::vector<std::string> unexpected;  // failing keys no entry covers: these fail the run
+  // certify --unexpected-passes-fail: an entry that covers nothing fails the run too, so that a
+  // baseline cannot outlive its bugs unnoticed.
+  bool unexpected_passes_fail = false;
   // Entries that cover no failing key: what they describe passes now.
   std::vector<const Entry*> unexpected_passes() const;
   std::vector<const Entry*> expired() const;
-  bool holds() const { return unexpected.empty() && expired().empty(); }
+  bool holds() const {
+    return unexpected.empty() && expired().empty() &&
+           (!unexpected_passes_fail || unexpected_passes().empty());
+  }
 };
 
 struct Report {

@@ -76,7 +76,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
   const auto groups = group_failures(r);
   std::map<std::string, size_t> group_of_cell;  // cell key -> group number
   if (!groups.empty()) {
-    out << "<h2>Failures by cause</h2>\n<p>" << counted(r.failures.size(), "failure") << ", "
+    out << "<h2>Failures by cause</h2>\n<p>" << counted(failures_in(groups), "failure") << ", "
         << counted(groups.size(), "cause") << ", most frequent first.</p>\n";
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const FailureGroup& g = groups[gi];
@@ -188,10 +188,11 @@ std::string to_html(const Report& r, const std::string& link_base) {
   if (r.expectations) {
     out << "<h2>Expectations (" << escaped(r.expectations->file)
         << ")</h2>\n<table><tr><th class=\"l\">entry</th>"
-        << "<th class=\"l\">reason</th><th>expires</th><th class=\"l\">now</th></tr>\n";
+        << "<th>status</th><th class=\"l\">reason</th><th>expires</th><th class=\"l\">now</th></tr>\n";
     for (const auto& entry : r.expectations->entries)
-      out << "<tr><td class=\"l\"><code>" << escaped(entry.pattern) << "</code></td><td class=\"l\">"
-          << escaped(entry.reason) << "</td><td>" << escaped(entry.expires) << "</td><td class=\"l\">"
+      out << "<tr><td class=\"l\"><code>" << (entry.cause ? "cause " : "") << escaped(entry.pattern)
+          << "</code></td><td>" << escaped(entry.status) << "</td><td class=\"l\">" << escaped(entry.reason)
+          << "</td><td>" << escaped(entry.expires) << "</td><td class=\"l\">"
           << (entry.expired           ? "expired"
               : entry.matched.empty() ? "passes: remove the entry"
                                       : "still failing (" + std::to_string(entry.matched.size()) + ")")

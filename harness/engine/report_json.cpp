@@ -166,6 +166,8 @@ std::string to_json(const Report& r) {
     json entries = json::array();
     for (const auto& entry : e.entries)
       entries.push_back({{"pattern", entry.pattern},
+                         {"cause", entry.cause},
+                         {"status", entry.status},
                          {"reason", entry.reason},
                          {"expires", entry.expires.empty() ? json(nullptr) : json(entry.expires)},
                          {"expired", entry.expired},
@@ -173,6 +175,7 @@ std::string to_json(const Report& r) {
                          {"unexpected_pass", entry.matched.empty()}});
     j["expectations"] = {{"file", e.file},
                          {"holds", e.holds()},
+                         {"unexpected_passes_fail", e.unexpected_passes_fail},
                          {"known_failures", e.known},
                          {"new_failures", e.unexpected},
                          {"entries", entries}};

@@ -4,6 +4,7 @@
 // run, or a known failure (--expect) is <skipped>, saying which; one whose only failures were flaky
 // passes, with a <flakyFailure> each (a <failure> with certify --flaky-fails). Each suite's
 // properties carry the run's facts, what lies outside the scope and the behaviour profile.
+#include <algorithm>
 #include <optional>
 #include <sstream>
 
@@ -40,8 +41,10 @@ bool outside(const Entry& e) {
 
 const ExpectationCheck::Entry* known(const Report& r, const std::string& key) {
   if (!r.expectations) return nullptr;
+  // The entry that covered the key when the expectations were held (check_expectations): a cause
+  // entry covers keys its pattern does not spell.
   for (const auto& e : r.expectations->entries)
-    if (glob_match(e.pattern, key)) return &e;
+    if (std::find(e.matched.begin(), e.matched.end(), key) != e.matched.end()) return &e;
   return nullptr;
 }
 

@@ -64,7 +64,7 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
 
   const auto groups = group_failures(r);
   if (!groups.empty()) {
-    out << "\n## Failures by cause (" << counted(r.failures.size(), "failure") << ", "
+    out << "\n## Failures by cause (" << counted(failures_in(groups), "failure") << ", "
         << counted(groups.size(), "cause") << ")\n\n";
     for (const FailureGroup& g : groups) {
       const Failure& example = *g.example;

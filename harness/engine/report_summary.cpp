@@ -10,7 +10,7 @@
 namespace dmlcert::cert {
 namespace {
 
-constexpr std::string_view kExecutedWrongly = "wrong output, memory fault or hang";
+constexpr std::string_view kExecutedWrongly = kWrongExecutionFamily;
 constexpr std::string_view kWroteThenRejected = "rejected after writing output";
 
 // What kind of failure a detail describes: its first clause (up to ';', before the examples of
@@ -152,6 +152,9 @@ std::vector<FailureGroup> group_failures(const Report& r) {
   std::vector<std::set<FeatureLevel>> levels;
   std::vector<std::set<std::string>> functions;  // the operators with their function, per group
   for (const Failure& f : r.failures) {
+    // A flaky case did not come back alone: the report names it in its own list, and it is no
+    // bug's evidence unless the run counts it (--flaky-fails).
+    if (f.outcome == Outcome::Flaky && !r.flaky_fails) continue;
     const bool known = is_known(r, f);
     const Cause cause = cause_of(f);
     auto [it, fresh] =
@@ -192,6 +195,12 @@ std::vector<FailureGroup> group_failures(const Report& r) {
   return groups;
 }
 
+size_t failures_in(const std::vector<FailureGroup>& groups) {
+  size_t n = 0;
+  for (const FailureGroup& g : groups) n += g.failures.size();
+  return n;
+}
+
 std::string first_few(const std::vector<std::string>& items, size_t shown) {
   std::string out;
   for (size_t i = 0; i < items.size() && i < shown; ++i) out += (i ? ", " : "") + items[i];
@@ -222,8 +231,10 @@ std::string expectations_text(const ExpectationCheck& e) {
   for (size_t i = 0; i < e.unexpected.size() && i < 5; ++i) out += (i ? ", " : ": ") + e.unexpected[i];
   if (e.unexpected.size() > 5) out += ", ...";
   if (const auto passes = e.unexpected_passes(); !passes.empty()) {
-    out += "; unexpected passes (remove these entries):";
-    for (const auto* entry : passes) out += " " + entry->pattern;
+    out += e.unexpected_passes_fail ? "; unexpected passes, which fail the run (--unexpected-passes-fail):"
+                                    : "; unexpected passes (remove these entries):";
+    for (const auto* entry : passes)
+      out += entry->cause ? " cause \"" + entry->pattern + "\"" : " " + entry->pattern;
   }
   if (const auto expired = e.expired(); !expired.empty()) {
     out += "; expired entries:";

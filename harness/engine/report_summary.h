@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report.h"
@@ -13,6 +14,10 @@ namespace dmlcert::cert {
 // operator with its REDUCE function, or the rule an invalid case breaks) and its family (wrong
 // output, valid case rejected, crash by signal ..., invalid case accepted, ...). A class U case
 // that executes to an inadmissible result is a wrong output of its operator, as a valid one is.
+// The family of a call that ran and went wrong, whether it gave a wrong value, touched memory
+// outside its bindings, crashed or hung: the same wrong index gives any of them.
+inline constexpr std::string_view kWrongExecutionFamily = "wrong output, memory fault or hang";
+
 struct Cause {
   std::string where;   // "SLICE1", "REDUCE.SUM", "invalid/SLICE1.STRIDE_ZERO", "corpus", ...
   std::string family;  // "wrong output", "valid case rejected (invalid-argument)", ...
@@ -43,6 +48,8 @@ struct FailureGroup {
   const Failure* example = nullptr;
 };
 std::vector<FailureGroup> group_failures(const Report& r);
+// How many failures the causes hold (a flaky one is in none unless the run counts it).
+size_t failures_in(const std::vector<FailureGroup>& groups);
 // The smallest file that reproduces a failure: its shrunk case, its sequence or its case file;
 // empty when none was written.
 std::string minimal_case(const Failure& f);

@@ -91,11 +91,12 @@ std::string to_text(const Report& r) {
 
   const auto groups = group_failures(r);
   if (!groups.empty()) {
-    out << "Failures by cause (" << r.failures.size() << " in " << counted(groups.size(), "group") << "):\n";
+    out << "Failures by cause (" << failures_in(groups) << " in " << counted(groups.size(), "cause")
+        << "):\n";
     size_t shown = 0;
     for (const FailureGroup& g : groups) {
       if (shown++ == 12) {
-        out << "  ... and " << groups.size() - 12 << " more groups (see the report)\n";
+        out << "  ... and " << groups.size() - 12 << " more causes (see the report)\n";
         break;
       }
       out << "  " << g.cause.name() << " x" << g.failures.size() << (g.known ? " (known)" : "") << ": "

@@ -89,6 +89,11 @@ class PatchedReference : public Backend {
   }
   Backend& reference() { return *reference_; }
 
+ public:
+  // What this backend leaves alone goes to `below` instead of the reference: a plugin of two
+  // mutants is one stacked on the other (mutant_pair.cpp.in), each with its own bug.
+  void stack_on(std::unique_ptr<Backend> below) { reference_ = std::move(below); }
+
  private:
   std::unique_ptr<Backend> reference_;
 };
@@ -227,6 +232,15 @@ inline const ReduceDesc* reduce_of(const OperatorDesc& d,
     return dmlcert::plugin::export_backend(abi_version, std::make_unique<Class>(),                       \
                                            std::string(plugin_name));                                    \
   }
-// A mutant's plugin is named "mutant: <its catalog description>".
-#define DMLCERT_EXPORT_MUTANT(id, Class) \
-  DMLCERT_EXPORT_PATCHED_REFERENCE("mutant: " + std::string(dmlcert::mutants::describe(#id)), Class)
+// A mutant's plugin is named "mutant: <its catalog description>". Its entry point is weak, and
+// its backend can be made by name (dmlcert_make_mutant_<id>), so that two mutants' objects link
+// into one plugin whose own entry point stacks them (mutant_pair.cpp.in).
+#define DMLCERT_EXPORT_MUTANT(id, Class)                                                                \
+  std::unique_ptr<dmlcert::mutants::PatchedReference> dmlcert_make_mutant_##id() {                      \
+    return std::make_unique<Class>();                                                                   \
+  }                                                                                                     \
+  extern "C" DMLCERT_PLUGIN_EXPORT __attribute__((weak)) const dmlcert_backend_v1* dmlcert_get_backend( \
+      uint32_t abi_version) {                                                                           \
+    return dmlcert::plugin::export_backend(abi_version, dmlcert_make_mutant_##id(),                     \
+                                           "mutant: " + std::string(dmlcert::mutants::describe(#id)));  \
+  }
