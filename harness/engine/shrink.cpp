@@ -23,9 +23,9 @@ uint64_t elements(const Case& c) {
 Case shrink_failure(const rc::Shrinkable<Case>& failing, const Classification& failing_cls,
                     const std::function<bool(const Case&, const Classification&)>& still_fails,
                     double max_seconds, const ShrinkObserver& tried) {
-  using Clock = std::chrono::steady_clock;
+  using Steady = std::chrono::steady_clock;
   const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(max_seconds));
+      Steady::now() + std::chrono::duration_cast<Steady::duration>(std::chrono::duration<double>(max_seconds));
   rc::Shrinkable<Case> current = failing;
   Case best = current.value();
   Classification best_cls = failing_cls;
@@ -37,11 +37,11 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const Classification& f
   // an invalid case is a valid one mutated, and a shrink of the valid one can come out larger once
   // mutated again (a SLICE went from 9 output elements at rank 5 to 90 at rank 4, where the time
   // ran out). Valid and unspecified cases take such a shrink: there it is how a rank goes.
-  while (progressed && Clock::now() < deadline) {
+  while (progressed && Steady::now() < deadline) {
     progressed = false;
     auto shrinks = current.shrinks();
     while (auto next = shrinks.next()) {
-      if (Clock::now() >= deadline) break;
+      if (Steady::now() >= deadline) break;
       Case candidate;
       try {
         candidate = next->value();
