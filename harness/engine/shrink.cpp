@@ -24,8 +24,8 @@ Case shrink_failure(const rc::Shrinkable<Case>& failing, const Classification& f
                     const std::function<bool(const Case&, const Classification&)>& still_fails,
                     double max_seconds, const ShrinkObserver& tried) {
   using Steady = std::chrono::steady_clock;
-  const auto deadline =
-      Steady::now() + std::chrono::duration_cast<Steady::duration>(std::chrono::duration<double>(max_seconds));
+  const auto deadline = Steady::now() + std::chrono::duration_cast<Steady::duration>(
+                                            std::chrono::duration<double>(max_seconds));
   rc::Shrinkable<Case> current = failing;
   Case best = current.value();
   Classification best_cls = failing_cls;
