@@ -65,6 +65,28 @@ INSTANTIATE_TEST_SUITE_P(
                       MarkupRow{"html", [](const Report& r) { return to_html(r, "/tmp"); }}),
     [](const ::testing::TestParamInfo<MarkupRow>& row) { return std::string(row.param.name); });
 
+// A failing cell's JUnit testcase carries, for each of its failures, the command that reproduces
+// it and its minimal case: what a dashboard's reader opens first.
+TEST(JUnit, AFailingCellCarriesEachFailuresReproAndMinimalCase) {
+  Report r;
+  r.shards = {{0, 1}};
+  Failure f = failure("cells/SLICE/input/FLOAT32/r1/random/0", "wrong output: 1 of 4 elements differ");
+  f.repro = "/repros/cells_SLICE_input_FLOAT32_r1_random_0.json";
+  f.shrunk = "/repros/cells_SLICE_input_FLOAT32_r1_random_0.min.json";
+  f.reproduce = "dmlcert run " + f.shrunk + " --backend plugin:/x.so";
+  r.failures = {f};
+  CellResult c;
+  c.cell = f.id.cell;
+  c.counts[static_cast<size_t>(Outcome::Failed)] = 1;
+  r.cells = {c};
+  const std::string xml = to_junit(r);
+  const size_t cell = xml.find("classname=\"dmlcert.cells\" name=\"SLICE/input/FLOAT32/r1\"");
+  ASSERT_NE(cell, std::string::npos) << xml;
+  const std::string body = xml.substr(cell, xml.find("</testcase>", cell) - cell);
+  EXPECT_NE(body.find("  reproduce: dmlcert run " + f.shrunk), std::string::npos) << body;
+  EXPECT_NE(body.find("  minimal case: " + f.shrunk), std::string::npos) << body;
+}
+
 // Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
 // is a cause of its own, listed after the new ones.
 TEST(FailureGroups, OneCausePerPlaceAndKindNewBeforeKnown) {

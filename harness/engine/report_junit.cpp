@@ -125,6 +125,8 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
       for (const Failure* f : fs) {
         out << markup_escape(f->id.to_string() + ": " + f->detail) << "\n";
         if (!f->reproduce.empty()) out << markup_escape("  reproduce: " + f->reproduce) << "\n";
+        if (const std::string m = minimal_case(*f); !m.empty())
+          out << markup_escape("  minimal case: " + m) << "\n";
       }
       out << "</failure>\n";
     }
