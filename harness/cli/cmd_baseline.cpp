@@ -5,8 +5,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "dmlcert/text.h"
 #include "expectations.h"
+#include "report_files.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -17,17 +17,8 @@ struct BaselineArgs {
 };
 
 int baseline(const BaselineArgs& a) {
-  std::string text, error;
-  if (!read_text_file(a.input, a.max_file_bytes, &text, &error)) {
-    std::cerr << "dmlcert baseline: " << printable(a.input) << ": " << printable(error, 200) << "\n";
-    return kExitUsage;
-  }
-  const auto report = cert::report_from_json(text, &error);
-  if (!report) {
-    std::cerr << "dmlcert baseline: " << printable(a.input)
-              << ": not a `dmlcert certify --report` JSON report (" << printable(error, 200) << ")\n";
-    return kExitUsage;
-  }
+  const auto report = read_report_file("baseline", a.input, a.max_file_bytes);
+  if (!report) return kExitUsage;
   std::cout << cert::baseline_text(*report, a.input);
   return kExitPassed;
 }

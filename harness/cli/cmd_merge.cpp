@@ -23,19 +23,8 @@ int merge(const MergeArgs& a) {
   }
   std::vector<cert::Report> parts;
   for (const std::string& path : a.inputs) {
-    // Reading is bounded as for case files: /dev/zero or a huge file is refused, not swallowed.
-    std::string text, error;
-    if (!read_text_file(path, a.max_file_bytes, &text, &error)) {
-      std::cerr << "dmlcert merge: " << printable(path) << ": " << printable(error, 200) << "\n";
-      return kExitUsage;
-    }
-    auto r = cert::report_from_json(text, &error);
-    if (!r) {
-      // A case file or anything else that is not a certify report: say so in one line.
-      std::cerr << "dmlcert merge: " << printable(path) << ": not a `dmlcert certify --report` JSON report ("
-                << printable(error, 200) << ")\n";
-      return kExitUsage;
-    }
+    auto r = read_report_file("merge", path, a.max_file_bytes);
+    if (!r) return kExitUsage;
     parts.push_back(std::move(*r));
   }
   std::string error;

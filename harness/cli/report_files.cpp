@@ -71,4 +71,19 @@ bool write_reports(const cert::Report& r, const ReportFiles& files, bool quiet) 
   return ok;
 }
 
+std::optional<cert::Report> read_report_file(const std::string& command, const std::string& path,
+                                             uint64_t max_bytes) {
+  std::string text, error;
+  if (!read_text_file(path, max_bytes, &text, &error)) {
+    std::cerr << "dmlcert " << command << ": " << printable(path) << ": " << printable(error, 200) << "\n";
+    return std::nullopt;
+  }
+  auto r = cert::report_from_json(text, &error);
+  if (!r)
+    // A case file or anything else that is not a certify report: say so in one line.
+    std::cerr << "dmlcert " << command << ": " << printable(path)
+              << ": not a `dmlcert certify --report` JSON report (" << printable(error, 200) << ")\n";
+  return r;
+}
+
 }  // namespace dmlcert::cli

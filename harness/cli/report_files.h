@@ -1,8 +1,10 @@
-// Writes a certification report in every format the command line asked for. Shared by
-// `dmlcert certify` and `dmlcert merge`.
+// Writes a certification report in every format the command line asked for, and reads a JSON one
+// back. Shared by `dmlcert certify`, `dmlcert merge` and `dmlcert baseline`.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "report.h"
@@ -19,5 +21,10 @@ void add_report_options(CLI::App& cmd, ReportFiles* files);
 bool can_write_reports(const ReportFiles& files, std::string* why);
 // Returns false (after saying why on stderr, unless quiet) when a file cannot be written.
 bool write_reports(const cert::Report& r, const ReportFiles& files, bool quiet = false);
+// Reads a `dmlcert certify --report` JSON report, bounded as case files are (/dev/zero or a huge
+// file is refused, not swallowed); nullopt after one line on stderr, "dmlcert COMMAND: PATH: why",
+// when it cannot be read or is not such a report.
+std::optional<cert::Report> read_report_file(const std::string& command, const std::string& path,
+                                             uint64_t max_bytes);
 
 }  // namespace dmlcert::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -251,10 +252,13 @@ ExpectationCheck check_expectations(const Expectations& e, const Report& r, cons
   check.file = e.file;
   check.entries = e.entries;
   for (auto& entry : check.entries) entry.expired = !entry.expires.empty() && entry.expires < today;
+  // Each key's failures, found in one pass: a report may hold tens of thousands, and the check runs
+  // each time a report is written while the run goes on.
+  std::map<std::string, std::vector<const Failure*>> failures_at;
+  for (const Failure& f : r.failures)
+    if (counts(r, f)) failures_at[f.counts_at.to_string()].push_back(&f);
   for (const std::string& key : failing_keys(r)) {
-    std::vector<const Failure*> at_key;
-    for (const Failure& f : r.failures)
-      if (counts(r, f) && f.counts_at.to_string() == key) at_key.push_back(&f);
+    const std::vector<const Failure*>& at_key = failures_at[key];
     std::vector<bool> matched(check.entries.size(), false);
     // A key entry covers the key when it admits the status of each of its failures.
     for (size_t i = 0; i < check.entries.size(); ++i) {
