@@ -285,14 +285,44 @@ TEST(Baseline, AFunctionsCauseCoversThatFunctionWhereverItFails) {
   EXPECT_EQ(r.expectations->unexpected, std::vector<std::string>{"REDUCE.MAX/input/FLOAT32/r2"});
 }
 
+// A GATHER_ELEMENTS cell that ran and passed: the bug of seed_1() is fixed.
+Report gather_fixed() {
+  Report r = report_failing({});
+  CellResult c;
+  c.cell = {OpKind::GATHER_ELEMENTS, std::nullopt, Role::INDICES, DataType::INT32, 3};
+  c.counts[static_cast<size_t>(Outcome::Passed)] = 4;
+  r.cells.push_back(c);
+  return r;
+}
+
 TEST(Baseline, UnexpectedPassesFailTheRunWhenAskedTo) {
-  Report r = report_with({{"INT8", false}});
+  Report r = gather_fixed();
   r.expectations = check_expectations(baseline_of(seed_1()), r, "2026-11-25");
   ASSERT_EQ(r.expectations->unexpected_passes().size(), 1u);
   EXPECT_TRUE(r.expectations->holds());
   r.expectations->unexpected_passes_fail = true;
   EXPECT_FALSE(r.expectations->holds());
   EXPECT_NE(expectations_text(*r.expectations).find("--unexpected-passes-fail"), std::string::npos);
+}
+
+// A baseline of a wider run, held against a run whose scope leaves the operator out (--ops, or a
+// backend that claims less): its entries did not run here. They are kept, neither passing nor
+// failing, and say so.
+TEST(Baseline, AnEntryWhoseChecksDidNotRunHereIsKeptNotPassed) {
+  Expectations e = baseline_of(seed_1());
+  e.entries.push_back({"REDUCE.SUM/*", "ticket 9", "", {}, false, "either", false});
+  Report r = report_with({{"INT8", false}});  // SLICE only
+  r.expectations = check_expectations(e, r, "2026-11-25");
+  EXPECT_TRUE(r.expectations->unexpected_passes().empty()) << expectations_text(*r.expectations);
+  ASSERT_EQ(r.expectations->not_run().size(), 2u);
+  r.expectations->unexpected_passes_fail = true;
+  EXPECT_TRUE(r.expectations->holds()) << expectations_text(*r.expectations);
+  EXPECT_NE(
+      expectations_text(*r.expectations)
+          .find("not run here (kept): cause \"GATHER_ELEMENTS: valid case rejected (invalid-argument)\" "
+                "REDUCE.SUM/*"),
+      std::string::npos)
+      << expectations_text(*r.expectations);
 }
 
 TEST(Baseline, ItsTextIsAFileThatExpectReads) {

@@ -33,11 +33,14 @@ TEST_P(PluginAbi, LoadsWhatItCanServe) {
   if (backend) {
     // Both plugins are the reference, which implements every operator it is asked about; an
     // operator of a later version than the plugin's is outside its scope (a version-1 plugin in a
-    // harness with TILE, which came with version 2: tests/fixture_operator).
+    // harness with TILE, which came with version 3: tests/fixture_operator).
     for (OpKind op : all_ops()) {
       const auto function = has_function(op) ? std::optional(ReduceFunction::SUM) : std::nullopt;
       EXPECT_EQ(backend->implements(op, function, DataType::FLOAT32), info(op).abi_version <= row.plugin_abi)
           << name(op) << " came with version " << info(op).abi_version;
+      // Index types came with version 2: a version-1 table has no such field, and every type is
+      // claimed (the old plugin's table holds garbage where the field would be).
+      EXPECT_TRUE(backend->implements_index_type(op, DataType::INT64)) << name(op);
     }
   } else {
     EXPECT_NE(error.find(row.error_has), std::string::npos) << error;
@@ -57,6 +60,16 @@ INSTANTIATE_TEST_SUITE_P(
                       AbiRow{"plugin_that_answers_a_newer_version_than_asked", DMLCERT_NEWER_ABI_PLUGIN,
                              DMLCERT_ABI_VERSION, false, 0, "answered with version"}),
     [](const ::testing::TestParamInfo<AbiRow>& row) { return row.param.name; });
+
+// A version-2 plugin that takes INT32 indices only says so through implements_index_type.
+TEST(PluginAbi, IndexTypeClaimsCrossTheBoundary) {
+  std::string error;
+  const auto backend = plugin::load_plugin(DMLCERT_GATHER_INT32_INDICES_PLUGIN, &error, DMLCERT_ABI_VERSION);
+  ASSERT_NE(backend, nullptr) << error;
+  EXPECT_TRUE(backend->implements_index_type(OpKind::GATHER_ELEMENTS, DataType::INT32));
+  for (DataType other : {DataType::INT64, DataType::UINT32, DataType::UINT64})
+    EXPECT_FALSE(backend->implements_index_type(OpKind::GATHER_ELEMENTS, other)) << name(other);
+}
 
 }  // namespace
 }  // namespace dmlcert

@@ -17,6 +17,8 @@ CheckId check(const std::string& name) {
   return *CheckId::parse(name);
 }
 
+using ::testing::HasSubstr;
+
 Failure failure(const std::string& where, const std::string& detail) {
   Failure f;
   f.id = *CheckId::parse(where);
@@ -85,6 +87,68 @@ TEST(JUnit, AFailingCellCarriesEachFailuresReproAndMinimalCase) {
   const std::string body = xml.substr(cell, xml.find("</testcase>", cell) - cell);
   EXPECT_NE(body.find("  reproduce: dmlcert run " + f.shrunk), std::string::npos) << body;
   EXPECT_NE(body.find("  minimal case: " + f.shrunk), std::string::npos) << body;
+}
+
+// What a CI dashboard times and lists: each testcase has its wall time, and each corpus case is a
+// testcase of its own, failing alone with its own repro.
+Report report_with_times_and_corpus_cases() {
+  Report r;
+  r.shards = {{0, 1}};
+  CellResult c;
+  c.cell = SupportCell{OpKind::SLICE, std::nullopt, Role::INPUT, DataType::FLOAT32, 1};
+  c.counts[static_cast<size_t>(Outcome::Passed)] = 3;
+  c.seconds = 1.25;
+  r.cells = {c};
+  RuleResult rule;
+  rule.rule = "SLICE.WINDOW_BOUNDS";
+  rule.counts[static_cast<size_t>(Outcome::Passed)] = 2;
+  rule.seconds = 0.5;
+  r.rules = {rule};
+  r.corpus_cases = {{"valid/slice/doc-example", {}, 0.002}, {"invalid/slice/offsets", {}, 0.01}};
+  r.corpus_cases[0].counts[static_cast<size_t>(Outcome::Passed)] = 1;
+  r.corpus_cases[1].counts[static_cast<size_t>(Outcome::Failed)] = 1;
+  r.corpus[static_cast<size_t>(Outcome::Passed)] = 1;
+  r.corpus[static_cast<size_t>(Outcome::Failed)] = 1;
+  Failure f = failure("corpus/1-invalid/slice/offsets", "invalid case got status ok");
+  f.reproduce = "dmlcert run corpora/invalid/slice/offsets.json --backend plugin:/x.so";
+  r.failures = {f};
+  return r;
+}
+
+TEST(JUnit, EveryTestcaseHasItsTimeAndEachCorpusCaseIsItsOwn) {
+  const std::string xml = to_junit(report_with_times_and_corpus_cases());
+  EXPECT_THAT(xml, HasSubstr("name=\"SLICE/input/FLOAT32/r1\" time=\"1.250\"/>"));
+  EXPECT_THAT(xml, HasSubstr("name=\"SLICE.WINDOW_BOUNDS\" time=\"0.500\"/>"));
+  EXPECT_THAT(xml,
+              HasSubstr("classname=\"dmlcert.corpus\" name=\"valid/slice/doc-example\" time=\"0.002\"/>"));
+  const size_t failing =
+      xml.find("classname=\"dmlcert.corpus\" name=\"invalid/slice/offsets\" time=\"0.010\">");
+  ASSERT_NE(failing, std::string::npos) << xml;
+  const std::string body = xml.substr(failing, xml.find("</testcase>", failing) - failing);
+  EXPECT_THAT(body, HasSubstr("<failure type=\"failed\""));
+  EXPECT_THAT(body, HasSubstr("reproduce: dmlcert run corpora/invalid/slice/offsets.json"));
+  EXPECT_EQ(xml.find("corpus replay"), std::string::npos) << "the corpus is no longer one testcase";
+}
+
+// The times and the corpus cases survive the JSON report, and shards' add up.
+TEST(ReportJson, TimesAndCorpusCasesSurviveAndShardsAddThem) {
+  Report a = report_with_times_and_corpus_cases();
+  std::string error;
+  const auto back = report_from_json(to_json(a), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_DOUBLE_EQ(back->cells.at(0).seconds, 1.25);
+  EXPECT_DOUBLE_EQ(back->rules.at(0).seconds, 0.5);
+  ASSERT_EQ(back->corpus_cases.size(), 2u);
+  EXPECT_EQ(back->corpus_cases[1].name, "invalid/slice/offsets");
+  EXPECT_EQ(back->corpus_cases[1].counts, a.corpus_cases[1].counts);
+  Report b = *back;
+  a.shards = {{0, 2}};
+  b.shards = {{1, 2}};
+  const auto both = merge({a, b}, &error);
+  ASSERT_TRUE(both) << error;
+  EXPECT_DOUBLE_EQ(both->cells.at(0).seconds, 2.5);
+  EXPECT_EQ(both->corpus_cases.at(0).counts[static_cast<size_t>(Outcome::Passed)], 2u);
+  EXPECT_DOUBLE_EQ(both->corpus_cases.at(1).seconds, 0.02);
 }
 
 // Failures of one kind in one place are one cause, whatever their numbers; a known one (--expect)
@@ -314,7 +378,7 @@ TEST_P(CellVerdict, JudgesTheCasesInTheScope) {
   for (uint64_t i = 0; i < row.not_run; ++i) cell.not_run.add("after a timeout in this cell");
   r.cells.push_back(cell);
   r.flaky_fails = row.flaky_fails;
-  EXPECT_EQ(outside_scope(r.cells[0]), row.outside_scope);
+  EXPECT_EQ(outside_scope(r, r.cells[0]), row.outside_scope);
   EXPECT_EQ(missing_cells(r).size(), row.missing ? 1u : 0u);
   EXPECT_EQ(certified(r), !row.missing) << verdict(r);
 }

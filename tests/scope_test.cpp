@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "dmlcert/operators.h"
+#include "dmlcert/support.h"
 #include "scratch_dir.h"
 
 namespace {
@@ -31,12 +32,13 @@ struct Certified {
   std::string markdown, html, junit;
 };
 
-Certified certify(const std::string& name, const std::string& plugin, const std::string& args) {
+Certified certify(const std::string& name, const std::string& plugin, const std::string& args,
+                  const std::string& budget = "smoke") {
   const fs::path dir = dmlcert::test::scratch_dir("scope_test_" + name);
   const std::string command = std::string(DMLCERT_CLI) + " certify --backend plugin:" + plugin + " " + args +
-                              " --budget smoke --repro-dir " + (dir / "repros").string() + " --report " +
-                              (dir / "r.json").string() + " --markdown " + (dir / "r.md").string() +
-                              " --html " + (dir / "r.html").string() + " --junit " +
+                              " --budget " + budget + " --repro-dir " + (dir / "repros").string() +
+                              " --report " + (dir / "r.json").string() + " --markdown " +
+                              (dir / "r.md").string() + " --html " + (dir / "r.html").string() + " --junit " +
                               (dir / "r.xml").string() + " >" + (dir / "out.txt").string() + " 2>/dev/null";
   Certified c;
   const int raw = std::system(command.c_str());
@@ -56,14 +58,16 @@ struct ScopeRow {
   std::string outside;  // what the reports say lies outside the scope
 };
 
-// The operators other than SLICE, in the registry's order, each followed by `each` and joined by
-// `between`: what a SLICE-only scope leaves outside, whatever operators the registry holds.
-std::string all_but_slice(const std::string& each, const std::string& between) {
+// The operators other than `kept`, in the registry's order, each followed by `each` and joined by
+// `between`: what a one-operator scope leaves outside, whatever operators the registry holds.
+std::string all_but(dmlcert::OpKind kept, const std::string& each, const std::string& between) {
   std::string out;
   for (const dmlcert::OpKind op : dmlcert::all_ops())
-    if (op != dmlcert::OpKind::SLICE)
-      out += (out.empty() ? "" : between) + std::string(dmlcert::name(op)) + each;
+    if (op != kept) out += (out.empty() ? "" : between) + std::string(dmlcert::name(op)) + each;
   return out;
+}
+std::string all_but_slice(const std::string& each, const std::string& between) {
+  return all_but(dmlcert::OpKind::SLICE, each, between);
 }
 
 std::ostream& operator<<(std::ostream& os, const ScopeRow& r) {
@@ -98,6 +102,85 @@ INSTANTIATE_TEST_SUITE_P(SliceOnly, Scope,
                                                   "CERTIFIED at 5_0 for SLICE (all 11 types)",
                                                   all_but_slice("", ", ") + " not asked for (--ops)"}),
                          [](const testing::TestParamInfo<ScopeRow>& row) { return row.param.name; });
+
+// A backend that takes one index type (implements_index_type) is certified for it, and the others
+// are outside its scope, as unclaimed cells are.
+INSTANTIATE_TEST_SUITE_P(GatherInt32Indices, Scope,
+                         testing::Values(ScopeRow{
+                             "by_index_type", DMLCERT_GATHER_INT32_INDICES_PLUGIN, "--level 5_0",
+                             "CERTIFIED at 5_0 for GATHER_ELEMENTS (all 11 types; INT32 indices)",
+                             all_but(dmlcert::OpKind::GATHER_ELEMENTS, " not claimed", "; ") +
+                                 "; GATHER_ELEMENTS (INT64, UINT64, UINT32 indices) not claimed"}),
+                         [](const testing::TestParamInfo<ScopeRow>& row) { return row.param.name; });
+
+// Every word a report could say about another operator: its name, and its rules' prefix.
+std::vector<std::string> words_of_other_operators(dmlcert::OpKind kept) {
+  std::vector<std::string> out;
+  for (const dmlcert::OpKind op : dmlcert::all_ops())
+    if (op != kept) {
+      out.emplace_back(dmlcert::name(op));
+      out.push_back(std::string(dmlcert::info(op).rule_prefix) + ".");
+    }
+  return out;
+}
+
+std::string without(std::string text, const std::string& part) {
+  for (size_t at; !part.empty() && (at = text.find(part)) != std::string::npos;) text.erase(at, part.size());
+  return text;
+}
+
+// What lies outside the scope is one line. No rule check, profile row, matrix row or testcase of
+// an operator the backend disowns appears in any format.
+TEST(Scope, AOneOperatorBackendSeesNothingOfTheOthersInAnyFormat) {
+  const Certified c = certify("one_operator", DMLCERT_GATHER_INT32_INDICES_PLUGIN, "--level 5_0");
+  ASSERT_EQ(c.exit_code, 0) << c.text;
+  const std::string outside = c.report["scope"]["outside"];
+  json report = c.report;
+  report["scope"].erase("outside");
+  report["scope"].erase("claims");  // the scope itself: every cell of the table, claimed or not
+  report["scope"].erase("index_claims");
+  const std::pair<const char*, std::string> formats[] = {{"text", without(c.text, outside)},
+                                                         {"Markdown", without(c.markdown, outside)},
+                                                         {"HTML", without(c.html, outside)},
+                                                         {"JUnit", without(c.junit, outside)},
+                                                         {"JSON", report.dump()}};
+  for (const auto& [format, text] : formats)
+    for (const std::string& word : words_of_other_operators(dmlcert::OpKind::GATHER_ELEMENTS))
+      EXPECT_EQ(text.find(word), std::string::npos)
+          << format << " names " << word << ": ..."
+          << text.substr(text.find(word) < 200 ? 0 : text.find(word) - 200, 400);
+}
+
+// The cells of GATHER_ELEMENTS at `level` the INT32-indices backend claims: every type of its input
+// and output, and the INT32 row of its indices. Taken from the support table, not from a report.
+size_t claimed_gather_cells(dmlcert::FeatureLevel level) {
+  size_t n = 0;
+  for (const dmlcert::SupportCell& cell : dmlcert::support_cells(level))
+    if (cell.op == dmlcert::OpKind::GATHER_ELEMENTS &&
+        (cell.role != dmlcert::Role::INDICES || cell.type == dmlcert::DataType::INT32))
+      ++n;
+  return n;
+}
+
+// Stopped early, the run counts only the cells in its scope: not those of operators the backend
+// disowns, nor the index types it does not take.
+TEST(Scope, AnInterruptedRunCountsOnlyTheCellsInTheScope) {
+  const Certified c =
+      certify("interrupted", DMLCERT_GATHER_INT32_INDICES_PLUGIN, "--level 5_0 --time-limit 1", "thorough");
+  ASSERT_EQ(c.exit_code, 1) << c.text;
+  const std::string verdict = c.report["verdict"];
+  ASSERT_NE(verdict.find("the run is incomplete"), std::string::npos) << verdict;
+  const std::string of = " of " + std::to_string(claimed_gather_cells(dmlcert::FeatureLevel::L5_0)) +
+                         " cells in the scope do not pass";
+  EXPECT_NE(verdict.find(of), std::string::npos) << verdict << "\nexpected: ..." << of;
+  for (const json& missing : c.report["missing_cells"]) {
+    const std::string cell = missing["cell"];
+    EXPECT_TRUE(cell.starts_with("GATHER_ELEMENTS/")) << cell;
+    EXPECT_FALSE(cell.starts_with("GATHER_ELEMENTS/indices/") &&
+                 !cell.starts_with("GATHER_ELEMENTS/indices/INT32/"))
+        << cell;
+  }
+}
 
 TEST(Scope, AllOperatorsIsSaidSo) {
   const Certified c = certify("all", DMLCERT_REFERENCE_PLUGIN, "--level 2_1");

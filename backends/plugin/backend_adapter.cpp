@@ -31,6 +31,12 @@ int implements(void* context, uint32_t op, uint32_t function, uint32_t type) {
   return self(context).backend->implements(*kind, f, *t) ? 1 : 0;
 }
 
+int implements_index_type(void* context, uint32_t op, uint32_t type) {
+  auto kind = op_from_abi(op);
+  auto t = data_type_from_abi(type);
+  return kind && t && self(context).backend->implements_index_type(*kind, *t) ? 1 : 0;
+}
+
 uint32_t execute(void* context, const dmlcert_operator_desc* op, uint32_t feature_level,
                  const dmlcert_input_binding* inputs, uint32_t input_count,
                  const dmlcert_output_binding* outputs, uint32_t output_count, char* message,
@@ -94,7 +100,8 @@ const dmlcert_backend_v1* export_backend(uint32_t abi_version, std::unique_ptr<B
               max_feature_level,
               implements,
               execute,
-              destroy};
+              destroy,
+              implements_index_type};
   return &a->table;
 }
 

@@ -151,6 +151,8 @@ void send_hello(Backend* backend, const std::string& error, const std::string& i
     for (const auto& fn : functions)
       for (DataType t : kAllDataTypes) w.u8(backend->implements(op, fn, t));
   }
+  for (OpKind op : all_ops())
+    for (DataType t : kAllDataTypes) w.u8(backend->implements_index_type(op, t));
   w.str(interference);
   wire::send_frame(wire::kSocketFd, w.bytes());
 }

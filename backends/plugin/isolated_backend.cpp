@@ -169,6 +169,10 @@ class IsolatedBackend : public Backend {
     return implemented_.at(row * kDataTypeCount + static_cast<size_t>(type)) != 0;
   }
 
+  bool implements_index_type(OpKind op, DataType index_type) const override {
+    return index_types_.at(static_cast<size_t>(op) * kDataTypeCount + static_cast<size_t>(index_type)) != 0;
+  }
+
   std::string shut_down() override {
     if (pid_ < 0) return {};
     if (stop_requested()) {  // dmlcert's own kill, not the backend's doing
@@ -678,6 +682,8 @@ class IsolatedBackend : public Backend {
     for (OpKind k : all_ops()) rows += functions_of(k);
     implemented_.assign(rows * kDataTypeCount, 0);
     for (auto& cell : implemented_) cell = rd.u8();
+    index_types_.assign(kOpCount * kDataTypeCount, 0);
+    for (auto& claim : index_types_) claim = rd.u8();
     loading_interference_ = rd.str();
     host_pid_ = host_process(pid_);
     if (!rd.ok()) {
@@ -757,6 +763,7 @@ class IsolatedBackend : public Backend {
   FeatureLevel max_level_ = FeatureLevel::L1_0;
   bool reports_rules_ = false;
   std::vector<uint8_t> implemented_;
+  std::vector<uint8_t> index_types_;  // (operator, index type) -> claimed
 };
 
 }  // namespace

@@ -30,6 +30,15 @@ class PluginBackend : public Backend {
     return table_->implements(table_->context, to_abi(op), f, to_abi(type)) != 0;
   }
 
+  bool implements_index_type(OpKind op, DataType index_type) const override {
+    // A version-1 table ends before the field (DMLCERT_BACKEND_V1_SIZE): nothing past it is read.
+    if (table_->abi_version < 2 ||
+        table_->struct_size < offsetof(dmlcert_backend_v1, implements_index_type) + sizeof(void*) ||
+        !table_->implements_index_type)
+      return true;
+    return table_->implements_index_type(table_->context, to_abi(op), to_abi(index_type)) != 0;
+  }
+
   ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& b) override {
     if (!knows(op_kind(desc))) {
       ExecResult r = exec_result(Status::Unsupported, Fault::None,
@@ -107,10 +116,10 @@ std::unique_ptr<Backend> load_plugin(const std::string& path, std::string* error
     const std::string why = path + ": asked for ABI version " + std::to_string(asked) +
                             ", the plugin answered with version " + std::to_string(table->abi_version);
     // Refused, but made: its backend is released as any other would be (the v1 prefix is stable).
-    if (table->struct_size >= sizeof(dmlcert_backend_v1) && table->destroy) table->destroy(table->context);
+    if (table->struct_size >= DMLCERT_BACKEND_V1_SIZE && table->destroy) table->destroy(table->context);
     return fail(why);
   }
-  if (table->struct_size < sizeof(dmlcert_backend_v1) || !table->max_feature_level || !table->implements ||
+  if (table->struct_size < DMLCERT_BACKEND_V1_SIZE || !table->max_feature_level || !table->implements ||
       !table->execute)
     return fail(path + ": incomplete function table");
   return std::make_unique<PluginBackend>(table);

@@ -75,6 +75,8 @@ struct CheckResults {
   cert::Counts& counts;
   std::vector<std::string>* repros;  // none for the corpus
   cert::NotRun& not_run;
+  double* seconds = nullptr;                      // none for the corpus as a whole
+  cert::CorpusCaseResult* corpus_case = nullptr;  // the corpus case's own entry
 };
 
 // One worker's share of a certification (a shard of it): its tasks, the report of what they did.
@@ -111,6 +113,7 @@ class Certification final : public Share {
         return std::nullopt;
       }
       current_ = &tasks_[position_++];
+      last_mark_ = Clock::now();
       if (const std::string why = reason_to_skip(*current_); !why.empty()) {
         not_run(*current_, why);
         continue;
@@ -132,11 +135,14 @@ class Certification final : public Share {
       return;
     }
     if (!out.generated) {  // counted against the task's own check (a family's: its cell)
-      ++results_of(task.id.check()).counts[static_cast<size_t>(Outcome::Skipped)];
+      count(results_of(task.id.check()), Outcome::Skipped);
       return;
     }
     CheckResults at = results_of(out.counts_at);
-    ++at.counts[static_cast<size_t>(out.report.outcome)];
+    count(at, out.report.outcome);
+    const Clock::time_point now = Clock::now();
+    if (at.seconds) *at.seconds += std::chrono::duration<double>(now - last_mark_).count();
+    last_mark_ = now;
     note_time(out.report.exec);
     if (!out.report.exec.interference.empty()) note_interference(out.c.name, out.report.exec.interference);
     note_output(out.c.name, out.report.exec);
@@ -156,10 +162,19 @@ class Certification final : public Share {
   // the case itself counted (Failure::counts_at).
   void late_fault_found(const cert::Failure& f) override {
     CheckResults at = results_of(f.counts_at);
-    if (at.counts[static_cast<size_t>(Outcome::Passed)] > 0)
-      --at.counts[static_cast<size_t>(Outcome::Passed)];
-    ++at.counts[static_cast<size_t>(f.outcome)];
+    if (at.counts[static_cast<size_t>(Outcome::Passed)] > 0) count(at, Outcome::Passed, -1);
+    count(at, f.outcome);
     record(at.repros, f);
+  }
+
+  // One more (or, with -1, one fewer) case of `outcome` where it counts, and in its corpus case.
+  static void count(const CheckResults& at, Outcome outcome, int delta = 1) {
+    auto bump = [&](cert::Counts& counts) {
+      uint64_t& n = counts[static_cast<size_t>(outcome)];
+      n = delta < 0 ? (n > 0 ? n - 1 : 0) : n + 1;
+    };
+    bump(at.counts);
+    if (at.corpus_case) bump(at.corpus_case->counts);
   }
 
   void finish() override {
@@ -242,15 +257,20 @@ class Certification final : public Share {
       case CheckKind::Sequence: {
         const auto at = cell_index_.find(cert::cell_key(check.cell));
         cert::CellResult& cell = report_.cells[at != cell_index_.end() ? at->second : 0];
-        return {cell.counts, &cell.repros, cell.not_run};
+        return {cell.counts, &cell.repros, cell.not_run, &cell.seconds};
       }
       case CheckKind::Invalid:
       case CheckKind::Unspecified:
       case CheckKind::Robustness: {
         cert::RuleResult& rule = report_.rules[rule_index(check.rule, *check.section())];
-        return {rule.counts, &rule.repros, rule.not_run};
+        return {rule.counts, &rule.repros, rule.not_run, &rule.seconds};
       }
-      default: return {report_.corpus, nullptr, report_.corpus_not_run};
+      default: {
+        cert::CorpusCaseResult* own = nullptr;
+        if (const auto at = corpus_index_.find(check.name); at != corpus_index_.end())
+          own = &report_.corpus_cases[at->second];
+        return {report_.corpus, nullptr, report_.corpus_not_run, own ? &own->seconds : nullptr, own};
+      }
     }
   }
 
@@ -279,11 +299,46 @@ class Certification final : public Share {
         claims.push_back({cell.op, cell.function, cell.type,
                           under_test_ && under_test_->implements(cell.op, cell.function, cell.type)});
     }
+    for (const SupportCell& cell : support_cells(options_.level)) {
+      if (cell.role == Role::INPUT || !typed_separately(cell.op, cell.function, cell.role) ||
+          !has_op(options_.ops, cell.op))
+        continue;
+      auto& claims = report_.scope.index_claims;
+      if (std::none_of(claims.begin(), claims.end(), [&](const cert::Scope::IndexClaim& c) {
+            return c.op == cell.op && c.type == cell.type;
+          }))
+        claims.push_back(
+            {cell.op, cell.type, under_test_ && under_test_->implements_index_type(cell.op, cell.type)});
+    }
+    // The operators the checks cover: those asked for of which the backend claims a cell (and an
+    // index type, if the operator has indices). An operator it disowns gets no rule check, cell,
+    // corpus case or profile row in any report: they would say nothing about this backend, and the
+    // scope line names what lies outside.
+    if (under_test_) {
+      const cert::Scope& scope = report_.scope;
+      scope_.clear();
+      for (OpKind op : all_ops()) {
+        const bool cell = std::any_of(scope.claims.begin(), scope.claims.end(),
+                                      [&](const cert::Scope::Claim& c) { return c.op == op && c.claimed; });
+        const bool no_index = std::none_of(scope.index_claims.begin(), scope.index_claims.end(),
+                                           [&](const cert::Scope::IndexClaim& c) { return c.op == op; });
+        const bool index =
+            std::any_of(scope.index_claims.begin(), scope.index_claims.end(),
+                        [&](const cert::Scope::IndexClaim& c) { return c.op == op && c.claimed; });
+        if (has_op(options_.ops, op) && cell && (no_index || index)) scope_.push_back(op);
+      }
+      if (scope_.empty()) return;  // nothing to check: the verdict says the backend claims no cell
+    }
     for (size_t i = 0; i < options_.corpus.size(); ++i)
-      tasks_.push_back({CheckId::corpus_case(i, options_.corpus[i].name), i, op_kind(options_.corpus[i].op)});
+      if (has_op(scope_, op_kind(options_.corpus[i].op))) {
+        corpus_index_[options_.corpus[i].name] = report_.corpus_cases.size();
+        report_.corpus_cases.push_back({options_.corpus[i].name, {}, 0});
+        tasks_.push_back(
+            {CheckId::corpus_case(i, options_.corpus[i].name), i, op_kind(options_.corpus[i].op)});
+      }
     constexpr props::DataMode kModes[] = {props::DataMode::Exact, props::DataMode::Random};
     for (const SupportCell& cell : support_cells(options_.level)) {
-      if (!has_op(options_.ops, cell.op)) continue;
+      if (!has_op(scope_, cell.op)) continue;
       const size_t index = report_.cells.size();
       cell_index_[cert::cell_key(cell)] = index;
       report_.cells.push_back({cell, {}, {}, {}});
@@ -296,7 +351,7 @@ class Certification final : public Share {
     }
     // Huge cases, after a cell's own: its next repetition, with random data.
     for (const SupportCell& cell :
-         props::huge_cells(options_.level, options_.ops, options_.budget.huge_per_operator)) {
+         props::huge_cells(options_.level, scope_, options_.budget.huge_per_operator)) {
       const auto at = cell_index_.find(cert::cell_key(cell));
       if (at == cell_index_.end()) continue;
       const auto rep = static_cast<uint64_t>(options_.budget.per_cell_mode);
@@ -309,23 +364,22 @@ class Certification final : public Share {
           level == options_.level ? std::nullopt : std::optional<FeatureLevel>(level);
       for (const std::string& rule : rules) {
         const size_t index = rule_index(rule, section);
-        const auto ops =
-            props::rule_operators(rule, level, section == cert::RuleSection::Invalid, options_.ops);
+        const auto ops = props::rule_operators(rule, level, section == cert::RuleSection::Invalid, scope_);
         for (int rep = 0; rep < reps; ++rep)
           tasks_.push_back({CheckId::rule_case(section, rule, static_cast<uint64_t>(rep), lower), index,
                             ops.empty() ? op_of_rule(rule) : ops[static_cast<size_t>(rep) % ops.size()]});
       }
     };
-    add_rules(options_.level, props::invalid_rules(options_.level, options_.ops), cert::RuleSection::Invalid,
+    add_rules(options_.level, props::invalid_rules(options_.level, scope_), cert::RuleSection::Invalid,
               options_.budget.per_rule);
-    add_rules(options_.level, props::unspecified_rules(options_.level, options_.ops),
+    add_rules(options_.level, props::unspecified_rules(options_.level, scope_),
               cert::RuleSection::Unspecified, options_.budget.per_rule);
     // Every operator that reads indices gets cases with index values at the extremes of their
     // type (its INDEX_RANGE rule, docs/semantics.md): the values no generator of valid cases makes.
     for (OpKind op : all_ops()) {
       const auto op_roles = roles(op);
       if (std::find(op_roles.begin(), op_roles.end(), Role::INDICES) == op_roles.end()) continue;
-      if (!has_op(options_.ops, op) || options_.level < introduced_at(op)) continue;
+      if (!has_op(scope_, op) || options_.level < introduced_at(op)) continue;
       const std::string check = extreme_index_check(op);
       const size_t index = rule_index(check, cert::RuleSection::Robustness);
       for (int rep = 0; rep < options_.budget.per_robustness; ++rep)
@@ -341,14 +395,14 @@ class Certification final : public Share {
       size_t planned = 0;
       for (const SupportCell& cell : support_cells(lower)) {
         const auto at = cell_index_.find(cert::cell_key(cell));
-        if (!has_op(options_.ops, cell.op) || at == cell_index_.end()) continue;
+        if (!has_op(scope_, cell.op) || at == cell_index_.end()) continue;
         for (int rep = 0; rep < allotted(options_.budget.per_lower_cell, planned++); ++rep)
           tasks_.push_back({CheckId::cell_case(cell, kModes[rep % 2], static_cast<uint64_t>(rep), lower),
                             at->second, cell.op});
       }
-      add_rules(lower, props::invalid_rules(lower, options_.ops), cert::RuleSection::Invalid,
+      add_rules(lower, props::invalid_rules(lower, scope_), cert::RuleSection::Invalid,
                 options_.budget.per_lower_rule);
-      add_rules(lower, props::unspecified_rules(lower, options_.ops), cert::RuleSection::Unspecified,
+      add_rules(lower, props::unspecified_rules(lower, scope_), cert::RuleSection::Unspecified,
                 options_.budget.per_lower_rule);
     }
   }
@@ -440,7 +494,7 @@ class Certification final : public Share {
     } else {
       auto gen = generator(task);
       if (!gen) {  // the rule cannot be broken at this level for these operators
-        ++results_of(task.id.check()).counts[static_cast<size_t>(Outcome::Skipped)];
+        count(results_of(task.id.check()), Outcome::Skipped);
         return std::nullopt;
       }
       work.gen = std::move(*gen);
@@ -575,6 +629,8 @@ class Certification final : public Share {
 
   const CertifyOptions& options_;
   Backend* under_test_;
+  // The operators the checks cover (plan()): --ops, narrowed to what the backend claims.
+  std::vector<OpKind> scope_ = options_.ops;
   std::function<void(const cert::Report&)> checkpoint_;
   std::vector<CheckTask> tasks_;
   size_t position_ = 0;                 // tasks taken so far
@@ -583,8 +639,12 @@ class Certification final : public Share {
   double next_checkpoint_ = options_.checkpoint_seconds;
   int timeouts_ = 0;
   std::array<int, kOpCount> timeouts_by_op_{};
-  std::map<std::string, Outcome> timed_out_;  // cells and rule checks with a timeout or a limit, and which
-  std::map<std::string, size_t> cell_index_;  // cell key -> report_.cells
+  std::map<std::string, Outcome> timed_out_;    // cells and rule checks with a timeout or a limit, and which
+  std::map<std::string, size_t> cell_index_;    // cell key -> report_.cells
+  std::map<std::string, size_t> corpus_index_;  // corpus case name -> report_.corpus_cases
+  // When the current task's last case ended (or the task began): each case's wall time is charged
+  // to the check it counts at.
+  Clock::time_point last_mark_ = Clock::now();
   ShapeGroups shapes_;
 };
 

@@ -247,6 +247,56 @@ bool expects(const Expectations& e, const Failure& f, const std::string& today) 
   });
 }
 
+namespace {
+
+// The checks that ran here (their keys as failing_keys() would name them), and the places
+// (operators, REDUCE functions, rules) a cause of theirs would name.
+struct RanHere {
+  std::vector<std::string> keys;
+  std::vector<std::string> places;
+};
+
+RanHere ran_here(const Report& r) {
+  RanHere ran;
+  for (const CellResult& c : r.cells)
+    if (status(c.counts) && !outside_scope(r, c)) {
+      ran.keys.push_back(CheckId::of_cell(c.cell).to_string());
+      ran.places.emplace_back(name(c.cell.op));
+      if (c.cell.function) ran.places.push_back(std::string(name(c.cell.op)) + "." + name(*c.cell.function));
+    }
+  for (const RuleResult& rule : r.rules)
+    if (status(rule.counts)) {
+      ran.keys.push_back(CheckId::of_rule(rule.section, rule.rule).to_string());
+      ran.places.push_back(rule.rule);
+    }
+  for (const CorpusCaseResult& c : r.corpus_cases)
+    if (status(c.counts)) ran.keys.push_back(CheckId::corpus_case(0, c.name).check().to_string());
+  if (status(r.corpus)) ran.keys.emplace_back("corpus/*");
+  return ran;
+}
+
+// An entry that covers nothing is a pass only if what it names ran: a key entry, some check its
+// pattern matches; a cause entry, some check of the place its name begins with ("GATHER_ELEMENTS:
+// ..."). Otherwise it did not run here, which a baseline of a wider run expects.
+void mark_not_run(const Report& r, ExpectationCheck& check) {
+  const RanHere ran = ran_here(r);
+  for (auto& entry : check.entries) {
+    if (!entry.matched.empty()) continue;
+    if (entry.cause) {
+      const std::string place = entry.pattern.substr(0, entry.pattern.find(": "));
+      entry.not_run = std::none_of(ran.places.begin(), ran.places.end(), [&](const std::string& p) {
+        return glob_match(place, p) || p.starts_with(place + ".");
+      });
+    } else {
+      entry.not_run = std::none_of(ran.keys.begin(), ran.keys.end(), [&](const std::string& key) {
+        return glob_match(entry.pattern, key) || (key == "corpus/*" && entry.pattern.starts_with("corpus/"));
+      });
+    }
+  }
+}
+
+}  // namespace
+
 ExpectationCheck check_expectations(const Expectations& e, const Report& r, const std::string& today) {
   ExpectationCheck check;
   check.file = e.file;
@@ -282,6 +332,7 @@ ExpectationCheck check_expectations(const Expectations& e, const Report& r, cons
       if (matched[i] && (known || check.entries[i].cause)) check.entries[i].matched.push_back(key);
     (known ? check.known : check.unexpected).push_back(key);
   }
+  mark_not_run(r, check);
   return check;
 }
 

@@ -45,6 +45,7 @@ struct CellResult {
   Counts counts{};
   std::vector<std::string> repros;  // case files of failures, as given to the report
   NotRun not_run;
+  double seconds = 0;  // wall time of its cases: drawing them, their oracle, the calls, the checks
 };
 
 struct RuleResult {
@@ -53,6 +54,14 @@ struct RuleResult {
   Counts counts{};
   std::vector<std::string> repros;
   NotRun not_run;
+  double seconds = 0;
+};
+
+// One corpus case (each is a testcase of its own in JUnit); Report::corpus sums them.
+struct CorpusCaseResult {
+  std::string name;
+  Counts counts{};
+  double seconds = 0;
 };
 
 // What the backend printed (isolated backends: the child's stdout and stderr, never forwarded to
@@ -95,6 +104,14 @@ struct Scope {
   // Every (operator, function, input type) of the support table at the level, of the operators
   // asked for, and whether the backend claims it.
   std::vector<Claim> claims;
+  struct IndexClaim {
+    OpKind op;
+    DataType type;
+    bool claimed = false;
+  };
+  // Of the operators asked for that have an index tensor, every index type the table allows at the
+  // level, and whether the backend takes it (Backend::implements_index_type).
+  std::vector<IndexClaim> index_claims;
 };
 
 // What the backend did with the class U cases of one rule (docs/design.md, "Behaviour profile"):
@@ -123,6 +140,9 @@ struct ExpectationCheck {
     // "either". A known wrong output that starts to crash is a new failure.
     std::string status = "either";
     bool cause = false;
+    // Nothing it could cover ran here (an operator outside this run's scope, a check of another
+    // level): it neither passes nor fails, and is kept.
+    bool not_run = false;
   };
   std::vector<Entry> entries;
   std::vector<std::string> known;       // failing keys some entry covers
@@ -130,8 +150,10 @@ struct ExpectationCheck {
   // certify --unexpected-passes-fail: an entry that covers nothing fails the run too, so that a
   // baseline cannot outlive its bugs unnoticed.
   bool unexpected_passes_fail = false;
-  // Entries that cover no failing key: what they describe passes now.
+  // Entries that cover no failing key of a check that ran: what they describe passes now.
   std::vector<const Entry*> unexpected_passes() const;
+  // Entries whose checks did not run here.
+  std::vector<const Entry*> not_run() const;
   std::vector<const Entry*> expired() const;
   bool holds() const {
     return unexpected.empty() && expired().empty() &&
@@ -158,6 +180,7 @@ struct Report {
   std::vector<RuleResult> rules;  // invalid rules, unspecified rules, robustness checks
   Counts corpus{};
   NotRun corpus_not_run;
+  std::vector<CorpusCaseResult> corpus_cases;  // every corpus case in the scope, in corpus order
   std::vector<Failure> failures;
   BackendOutput backend_output;
   std::vector<BehaviourCounts> profile;  // one per class U rule seen, in rule catalog order
@@ -197,8 +220,9 @@ uint64_t not_run_count(const Report& r);
 Counts totals(const Report& r);
 // Every shard 0..n-1 of one sharding is present (an unsharded run is 0/1).
 bool complete(const Report& r);
-// A cell the backend does not claim for any case that reached it: outside the scope.
-bool outside_scope(const CellResult& c);
+// A cell the backend does not claim (Scope), or did not claim for any case that reached it:
+// outside the scope.
+bool outside_scope(const Report& r, const CellResult& c);
 // The cells in the scope that keep the backend from certification at r.level: not passing, or
 // not run.
 std::vector<const CellResult*> missing_cells(const Report& r);

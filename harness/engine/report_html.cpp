@@ -137,7 +137,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
           continue;
         }
         const MatrixEntry& m = it->second;
-        const std::string word = status_word(m.counts, m.not_run);
+        const std::string word = status_word(m.counts, m.not_run, m.outside);
         out << "<td class=\"m " << word << "\" title=\"";
         for (int i = 0; i < kOutcomeCount; ++i)
           if (m.counts[i]) out << m.counts[i] << ' ' << name(static_cast<Outcome>(i)) << ' ';
@@ -151,9 +151,9 @@ std::string to_html(const Report& r, const std::string& link_base) {
               cause = g->second;
         if (cause)
           out << "<a href=\"#cause-" << cause << "\" title=\"cause " << cause << "\">"
-              << status_letter(m.counts, m.not_run) << "</a>";
+              << status_letter(m.counts, m.not_run, m.outside) << "</a>";
         else
-          out << status_letter(m.counts, m.not_run);
+          out << status_letter(m.counts, m.not_run, m.outside);
         out << "</td>";
       }
       out << "</tr>\n";
@@ -194,6 +194,7 @@ std::string to_html(const Report& r, const std::string& link_base) {
           << "</code></td><td>" << escaped(entry.status) << "</td><td class=\"l\">" << escaped(entry.reason)
           << "</td><td>" << escaped(entry.expires) << "</td><td class=\"l\">"
           << (entry.expired           ? "expired"
+              : entry.not_run         ? "not run here"
               : entry.matched.empty() ? "passes: remove the entry"
                                       : "still failing (" + std::to_string(entry.matched.size()) + ")")
           << "</td></tr>\n";

@@ -97,7 +97,11 @@ std::string to_json(const Report& r) {
   j["scope"] = {{"summary", scope_text(r)},
                 {"outside", outside_text(r)},
                 {"asked", json::array()},
-                {"claims", json::array()}};
+                {"claims", json::array()},
+                {"index_claims", json::array()}};
+  for (const Scope::IndexClaim& c : r.scope.index_claims)
+    j["scope"]["index_claims"].push_back(
+        {{"op", std::string(name(c.op))}, {"type", std::string(name(c.type))}, {"claimed", c.claimed}});
   for (OpKind k : r.scope.asked) j["scope"]["asked"].push_back(std::string(name(k)));
   for (const Scope::Claim& c : r.scope.claims)
     j["scope"]["claims"].push_back({{"op", std::string(name(c.op))},
@@ -138,6 +142,7 @@ std::string to_json(const Report& r) {
                  {"rank", c.cell.rank},
                  {"status", status_word(c.counts, c.not_run.count)},
                  {"counts", counts_json(c.counts)},
+                 {"seconds", c.seconds},
                  {"repros", c.repros}};
     put_not_run(cell, c.not_run);
     j["cells"].push_back(cell);
@@ -148,12 +153,19 @@ std::string to_json(const Report& r) {
               {"section", std::string(name(rule.section))},
               {"status", status_word(rule.counts, rule.not_run.count)},
               {"counts", counts_json(rule.counts)},
+              {"seconds", rule.seconds},
               {"repros", rule.repros}};
     put_not_run(x, rule.not_run);
     j["rules"].push_back(x);
   }
   j["corpus"] = {{"status", status_word(r.corpus, r.corpus_not_run.count)},
-                 {"counts", counts_json(r.corpus)}};
+                 {"counts", counts_json(r.corpus)},
+                 {"cases", json::array()}};
+  for (const CorpusCaseResult& c : r.corpus_cases)
+    j["corpus"]["cases"].push_back({{"name", c.name},
+                                    {"status", status_word(c.counts, 0)},
+                                    {"counts", counts_json(c.counts)},
+                                    {"seconds", c.seconds}});
   put_not_run(j["corpus"], r.corpus_not_run);
   j["behaviour_profile"] = json::array();
   for (const BehaviourCounts& b : r.profile)
@@ -172,7 +184,8 @@ std::string to_json(const Report& r) {
                          {"expires", entry.expires.empty() ? json(nullptr) : json(entry.expires)},
                          {"expired", entry.expired},
                          {"matched", entry.matched},
-                         {"unexpected_pass", entry.matched.empty()}});
+                         {"not_run", entry.not_run},
+                         {"unexpected_pass", entry.matched.empty() && !entry.not_run}});
     j["expectations"] = {{"file", e.file},
                          {"holds", e.holds()},
                          {"unexpected_passes_fail", e.unexpected_passes_fail},
@@ -259,6 +272,11 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
                                                       parse_reduce_function, "function");
         r.scope.claims.push_back(claim);
       }
+      for (const json& c : j["scope"].value("index_claims", json::array()))
+        r.scope.index_claims.push_back(
+            {parse_enum<OpKind>(c.at("op").get<std::string>(), parse_op, "operator"),
+             parse_enum<DataType>(c.at("type").get<std::string>(), parse_data_type, "type"),
+             c.at("claimed").get<bool>()});
     }
     for (const json& b : j.value("behaviour_profile", json::array()))
       r.profile.push_back({b.at("rule").get<std::string>(), b.value("cases", uint64_t{0}),
@@ -275,6 +293,7 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       cell.counts = counts_from(c.at("counts"));
       cell.repros = c.at("repros").get<std::vector<std::string>>();
       cell.not_run = not_run_from(c);
+      cell.seconds = c.value("seconds", 0.0);
       r.cells.push_back(std::move(cell));
     }
     for (const json& x : j.at("rules")) {
@@ -284,10 +303,14 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       rule.counts = counts_from(x.at("counts"));
       rule.repros = x.at("repros").get<std::vector<std::string>>();
       rule.not_run = not_run_from(x);
+      rule.seconds = x.value("seconds", 0.0);
       r.rules.push_back(std::move(rule));
     }
     r.corpus = counts_from(j.at("corpus").at("counts"));
     r.corpus_not_run = not_run_from(j.at("corpus"));
+    for (const json& c : j.at("corpus").value("cases", json::array()))
+      r.corpus_cases.push_back(
+          {c.at("name").get<std::string>(), counts_from(c.at("counts")), c.value("seconds", 0.0)});
     if (j.contains("backend_output")) {
       const json& o = j["backend_output"];
       r.backend_output.calls = o.value("calls", uint64_t{0});

@@ -5,6 +5,7 @@
 // passes, with a <flakyFailure> each (a <failure> with certify --flaky-fails). Each suite's
 // properties carry the run's facts, what lies outside the scope and the behaviour profile.
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 
@@ -18,19 +19,25 @@ namespace dmlcert::cert {
 namespace {
 
 struct Entry {
-  std::optional<CheckId> check;  // none: the whole corpus
+  std::optional<CheckId> check;  // none: a corpus case (corpus_case), or the whole corpus
   std::string key;               // as failing_keys() names it
   std::string name;
   Counts counts;
   const NotRun* not_run;
   bool outside_scope = false;
+  double seconds = 0;
+  std::string corpus_case = {};  // the corpus case's name
 };
 
-// The failures that count against an entry's check (the corpus entry: against any corpus case).
+// The failures that count against an entry's check (a corpus case's entry: against that case; the
+// whole corpus's: against any corpus case).
 std::vector<const Failure*> failures_of(const Report& r, const Entry& e) {
   std::vector<const Failure*> out;
   for (const Failure& f : r.failures)
-    if (e.check ? f.counts_at == *e.check : f.counts_at.kind == CheckKind::Corpus) out.push_back(&f);
+    if (e.check ? f.counts_at == *e.check
+                : f.counts_at.kind == CheckKind::Corpus &&
+                      (e.corpus_case.empty() || f.counts_at.name == e.corpus_case))
+      out.push_back(&f);
   return out;
 }
 
@@ -82,12 +89,18 @@ void suite(std::ostringstream& out, const Report& r, const std::string& suite_na
     else if (*s != Outcome::Passed && !(*s == Outcome::Flaky && !r.flaky_fails))
       ++failures;
   }
+  double seconds = 0;
+  for (const Entry& e : entries) seconds += e.seconds;
+  char suite_time[32];
+  std::snprintf(suite_time, sizeof suite_time, "%.3f", seconds);
   out << "  <testsuite name=\"" << markup_escape(suite_name) << "\" tests=\"" << entries.size()
-      << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
+      << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\" time=\"" << suite_time << "\">\n";
   properties(out, r);
   for (const Entry& e : entries) {
+    char time[32];
+    std::snprintf(time, sizeof time, "%.3f", e.seconds);
     out << "    <testcase classname=\"dmlcert." << markup_escape(suite_name) << "\" name=\""
-        << markup_escape(e.name) << "\"";
+        << markup_escape(e.name) << "\" time=\"" << time << "\"";
     auto s = status(e.counts);
     if (s && *s == Outcome::Passed) {
       out << "/>\n";
@@ -177,16 +190,27 @@ std::string to_junit(const Report& r) {
   std::vector<Entry> cells, rules[3];
   for (const CellResult& c : r.cells)
     cells.push_back({CheckId::of_cell(c.cell), cell_key(c.cell), cell_key(c.cell), c.counts, &c.not_run,
-                     outside_scope(c)});
+                     outside_scope(r, c), c.seconds});
   suite(out, r, "cells", cells);
   for (const RuleResult& rule : r.rules)
-    rules[static_cast<int>(rule.section)].push_back({CheckId::of_rule(rule.section, rule.rule),
-                                                     CheckId::of_rule(rule.section, rule.rule).to_string(),
-                                                     rule.rule, rule.counts, &rule.not_run});
+    rules[static_cast<int>(rule.section)].push_back(
+        {CheckId::of_rule(rule.section, rule.rule), CheckId::of_rule(rule.section, rule.rule).to_string(),
+         rule.rule, rule.counts, &rule.not_run, false, rule.seconds});
   for (RuleSection s : {RuleSection::Invalid, RuleSection::Unspecified, RuleSection::Robustness})
     if (!rules[static_cast<int>(s)].empty()) suite(out, r, std::string(name(s)), rules[static_cast<int>(s)]);
-  if (status(r.corpus) || r.corpus_not_run.count)
-    suite(out, r, "corpus", {{std::nullopt, "corpus", "corpus replay", r.corpus, &r.corpus_not_run}});
+  // One testcase per corpus case; a report from before they were counted one by one has the whole
+  // corpus as one.
+  std::vector<Entry> corpus;
+  for (const CorpusCaseResult& c : r.corpus_cases) {
+    Entry e{std::nullopt, "", c.name, c.counts, &r.corpus_not_run, false, c.seconds, c.name};
+    const auto fs = failures_of(r, e);
+    e.key =
+        fs.empty() ? CheckId::corpus_case(0, c.name).check().to_string() : fs.front()->counts_at.to_string();
+    corpus.push_back(std::move(e));
+  }
+  if (corpus.empty() && (status(r.corpus) || r.corpus_not_run.count))
+    corpus.push_back({std::nullopt, "corpus", "corpus replay", r.corpus, &r.corpus_not_run});
+  if (!corpus.empty()) suite(out, r, "corpus", corpus);
   out << "</testsuites>\n";
   return out.str();
 }

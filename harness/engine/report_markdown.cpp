@@ -52,8 +52,9 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
     for (DataType dt : kAllDataTypes) {
       auto it = row.by_type.find(dt);
       out << ' '
-          << (it == row.by_type.end() ? std::string()
-                                      : std::string(1, status_letter(it->second.counts, it->second.not_run)))
+          << (it == row.by_type.end()
+                  ? std::string()
+                  : std::string(1, status_letter(it->second.counts, it->second.not_run, it->second.outside)))
           << " |";
     }
     out << "\n";

@@ -12,19 +12,21 @@ std::vector<MatrixRow> build_matrix(const Report& r) {
     auto [it, fresh] = index.emplace(label, rows.size());
     if (fresh) rows.push_back(MatrixRow{label, {}, {}});
     MatrixRow& row = rows[it->second];
+    const bool outside = outside_scope(r, c);
     for (MatrixEntry* e : {&row.by_type[c.cell.type], &row.by_type_rank[{c.cell.type, c.cell.rank}]}) {
       e->present = true;
+      e->outside &= outside;
       add(e->counts, c.counts);
-      e->not_run += c.not_run.count;
+      if (!outside) e->not_run += c.not_run.count;  // what the scope leaves out is not missed
       e->repros.insert(e->repros.end(), c.repros.begin(), c.repros.end());
     }
   }
   return rows;
 }
 
-char status_letter(const Counts& c, uint64_t not_run) {
+char status_letter(const Counts& c, uint64_t not_run, bool outside) {
   auto s = status(c);
-  if (!s) return not_run ? 'S' : '-';
+  if (!s) return outside ? 'U' : not_run ? 'S' : '-';
   switch (*s) {
     case Outcome::Passed: return 'P';
     case Outcome::Failed: return 'F';
@@ -41,9 +43,9 @@ char status_letter(const Counts& c, uint64_t not_run) {
   return '?';
 }
 
-std::string status_word(const Counts& c, uint64_t not_run) {
+std::string status_word(const Counts& c, uint64_t not_run, bool outside) {
   auto s = status(c);
-  return s ? std::string(name(*s)) : not_run ? "stopped" : "not-run";
+  return s ? std::string(name(*s)) : outside ? "unimplemented" : not_run ? "stopped" : "not-run";
 }
 
 std::string short_type(DataType t) {

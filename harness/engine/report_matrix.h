@@ -14,6 +14,7 @@ struct MatrixEntry {
   std::vector<std::string> repros;
   uint64_t not_run = 0;  // planned cases never run (NotRun)
   bool present = false;  // the support table has this (row, type, rank)
+  bool outside = true;   // every cell of it lies outside the scope (outside_scope())
 };
 
 struct MatrixRow {
@@ -27,10 +28,11 @@ std::vector<MatrixRow> build_matrix(const Report& r);
 
 // One-letter status: P passed, F failed, M mistrusted, U unimplemented, C crash, T timeout,
 // O oob, W late-write, L limit, K flaky (failed once, passed when run again alone), S stopped (planned, never
-// run: after timeouts, or the run stopped), - not run (another shard's).
-char status_letter(const Counts& c, uint64_t not_run = 0);
+// run: after timeouts, or the run stopped), - not run (another shard's). Outside the scope, what did
+// not run is U too.
+char status_letter(const Counts& c, uint64_t not_run = 0, bool outside = false);
 // "passed", ..., "stopped", "not-run".
-std::string status_word(const Counts& c, uint64_t not_run = 0);
+std::string status_word(const Counts& c, uint64_t not_run = 0, bool outside = false);
 inline constexpr const char* kStatusLegend =
     "P passed, F failed, C crash, T timeout, O oob, W late-write, L limit, U unimplemented, "
     "M mistrusted, K flaky (failed once, passed when run again alone), S stopped before it ran, - not run";

@@ -70,14 +70,28 @@ bool complete(const Report& r) {
   return std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
 }
 
-bool outside_scope(const CellResult& c) {
+bool outside_scope(const Report& r, const CellResult& c) {
+  // A cell the backend disowns is outside whether or not its cases ran: an interrupted run counts
+  // only the cells in the scope (an input cell is the claim itself; an index cell, its type's).
+  const SupportCell& cell = c.cell;
+  const Scope& scope = r.scope;
+  if (cell.role == Role::INPUT) {
+    for (const Scope::Claim& claim : scope.claims)
+      if (claim.op == cell.op && claim.function == cell.function && claim.type == cell.type && !claim.claimed)
+        return true;
+  } else if (typed_separately(cell.op, cell.function, cell.role)) {
+    for (const Scope::IndexClaim& claim : scope.index_claims)
+      if (claim.op == cell.op && claim.type == cell.type && !claim.claimed) return true;
+  }
+  // Otherwise, outside when every case that reached it was unimplemented (an index cell mixes
+  // input types the backend claims with others).
   return status(c.counts) == Outcome::Unimplemented && c.not_run.count == 0;
 }
 
 std::vector<const CellResult*> missing_cells(const Report& r) {
   std::vector<const CellResult*> out;
   for (const auto& c : r.cells)
-    if (!is_pass(c.counts, r.flaky_fails) && !outside_scope(c)) out.push_back(&c);
+    if (!is_pass(c.counts, r.flaky_fails) && !outside_scope(r, c)) out.push_back(&c);
   return out;
 }
 
@@ -145,6 +159,31 @@ std::vector<OpClaims> claims_by_op(const Scope& scope) {
   return out;
 }
 
+// The index types of `op` the backend takes ("INT32 indices"), or of those it does not (`claimed`
+// false); empty when it takes all the table allows, or the operator has no indices.
+std::string index_types_text(const Scope& scope, OpKind op, bool claimed) {
+  std::vector<DataType> taken, all;
+  for (const Scope::IndexClaim& c : scope.index_claims) {
+    if (c.op != op) continue;
+    all.push_back(c.type);
+    if (c.claimed == claimed) taken.push_back(c.type);
+  }
+  const size_t claimed_count = claimed ? taken.size() : all.size() - taken.size();
+  if (claimed_count == all.size() || taken.empty()) return {};
+  return types_text(taken, all.size()) + " indices";
+}
+
+// The operator has indices and the backend takes none of their types: it claims nothing of it.
+bool takes_no_index_type(const Scope& scope, OpKind op) {
+  bool any = false;
+  for (const Scope::IndexClaim& c : scope.index_claims)
+    if (c.op == op) {
+      if (c.claimed) return false;
+      any = true;
+    }
+  return any;
+}
+
 bool asked(const Scope& scope, OpKind op) {
   return scope.asked.empty() || std::find(scope.asked.begin(), scope.asked.end(), op) != scope.asked.end();
 }
@@ -167,8 +206,12 @@ std::string scope_text(const Report& r) {
       functions += (functions.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
     }
     everything &= whole;
-    if (claimed_rows == 0) continue;
+    if (claimed_rows == 0 || takes_no_index_type(r.scope, o.op)) continue;
     if (whole && o.rows.size() > 1) functions = "all " + std::to_string(o.rows.size()) + " functions";
+    if (const std::string indices = index_types_text(r.scope, o.op, true); !indices.empty()) {
+      everything = false;
+      functions += "; " + indices;
+    }
     out += (out.empty() ? "" : ", ") + std::string(name(o.op)) + " (" + functions + ")";
   }
   if (everything &&
@@ -197,12 +240,19 @@ std::string outside_text(const Report& r) {
       const std::string types = types_text(rest, table.size());
       missing += (missing.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
     }
-    if (missing_rows == 0) continue;
-    if (missing_rows == o.rows.size() &&
-        std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) { return std::get<2>(row).empty(); }))
+    const std::string indices = index_types_text(r.scope, o.op, false);
+    const bool none =
+        takes_no_index_type(r.scope, o.op) ||
+        std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) { return std::get<2>(row).empty(); });
+    if (none) {
       parts.push_back(std::string(name(o.op)) + " not claimed");
-    else
-      parts.push_back(std::string(name(o.op)) + " (" + missing + ") not claimed");
+      continue;
+    }
+    if (!indices.empty()) {
+      ++missing_rows;
+      missing += (missing.empty() ? "" : "; ") + indices;
+    }
+    if (missing_rows > 0) parts.push_back(std::string(name(o.op)) + " (" + missing + ") not claimed");
   }
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
@@ -211,7 +261,8 @@ std::string outside_text(const Report& r) {
 
 uint64_t not_run_count(const Report& r) {
   uint64_t n = r.corpus_not_run.count;
-  for (const CellResult& c : r.cells) n += c.not_run.count;
+  for (const CellResult& c : r.cells)
+    if (!outside_scope(r, c)) n += c.not_run.count;  // what the scope leaves out is not missed
   for (const RuleResult& rule : r.rules) n += rule.not_run.count;
   return n;
 }
@@ -258,8 +309,8 @@ std::string verdict(const Report& r) {
     why.push_back("the backend claims only " + std::string(name(r.backend_max_level)));
   if (!claims_anything(r)) why.push_back("the backend claims no cell");
   if (const size_t missing = missing_cells(r).size()) {
-    const size_t in_scope =
-        std::count_if(r.cells.begin(), r.cells.end(), [](const CellResult& c) { return !outside_scope(c); });
+    const size_t in_scope = std::count_if(r.cells.begin(), r.cells.end(),
+                                          [&](const CellResult& c) { return !outside_scope(r, c); });
     why.push_back(std::to_string(missing) + " of " + std::to_string(in_scope) +
                   " cells in the scope do not pass");
   }
@@ -289,7 +340,14 @@ std::optional<std::string> BehaviourCounts::every_time() const {
 std::vector<const ExpectationCheck::Entry*> ExpectationCheck::unexpected_passes() const {
   std::vector<const Entry*> out;
   for (const Entry& e : entries)
-    if (e.matched.empty()) out.push_back(&e);
+    if (e.matched.empty() && !e.not_run) out.push_back(&e);
+  return out;
+}
+
+std::vector<const ExpectationCheck::Entry*> ExpectationCheck::not_run() const {
+  std::vector<const Entry*> out;
+  for (const Entry& e : entries)
+    if (e.matched.empty() && e.not_run) out.push_back(&e);
   return out;
 }
 
@@ -344,6 +402,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
     for (size_t c = 0; c < p.cells.size(); ++c) {
       if (!(p.cells[c].cell == out.cells[c].cell)) return fail("reports cover different support tables");
       add(out.cells[c].counts, p.cells[c].counts);
+      out.cells[c].seconds += p.cells[c].seconds;
       merge_not_run(out.cells[c].not_run, p.cells[c].not_run);
       out.cells[c].repros.insert(out.cells[c].repros.end(), p.cells[c].repros.begin(),
                                  p.cells[c].repros.end());
@@ -356,12 +415,23 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
         out.rules.push_back(rule);
       } else {
         add(it->counts, rule.counts);
+        it->seconds += rule.seconds;
         merge_not_run(it->not_run, rule.not_run);
         it->repros.insert(it->repros.end(), rule.repros.begin(), rule.repros.end());
       }
     }
     add(out.corpus, p.corpus);
     merge_not_run(out.corpus_not_run, p.corpus_not_run);
+    for (const CorpusCaseResult& c : p.corpus_cases) {
+      auto it = std::find_if(out.corpus_cases.begin(), out.corpus_cases.end(),
+                             [&](const CorpusCaseResult& x) { return x.name == c.name; });
+      if (it == out.corpus_cases.end()) {
+        out.corpus_cases.push_back(c);
+      } else {
+        add(it->counts, c.counts);
+        it->seconds += c.seconds;
+      }
+    }
     out.started = std::min(out.started, p.started);
     for (const BehaviourCounts& b : p.profile) {
       auto it = std::find_if(out.profile.begin(), out.profile.end(),

@@ -236,6 +236,11 @@ std::string expectations_text(const ExpectationCheck& e) {
     for (const auto* entry : passes)
       out += entry->cause ? " cause \"" + entry->pattern + "\"" : " " + entry->pattern;
   }
+  if (const auto idle = e.not_run(); !idle.empty()) {
+    out += "; not run here (kept):";
+    for (const auto* entry : idle)
+      out += entry->cause ? " cause \"" + entry->pattern + "\"" : " " + entry->pattern;
+  }
   if (const auto expired = e.expired(); !expired.empty()) {
     out += "; expired entries:";
     for (const auto* entry : expired) out += " " + entry->pattern + " (" + entry->expires + ")";

@@ -31,7 +31,10 @@ std::string to_text(const Report& r) {
     out << row.label << std::string(width - row.label.size(), ' ');
     for (DataType t : kAllDataTypes) {
       auto it = row.by_type.find(t);
-      out << "    " << (it == row.by_type.end() ? ' ' : status_letter(it->second.counts, it->second.not_run));
+      out << "    "
+          << (it == row.by_type.end()
+                  ? ' '
+                  : status_letter(it->second.counts, it->second.not_run, it->second.outside));
     }
     out << '\n';
   }

@@ -56,7 +56,8 @@ const dmlcert_backend_v1* export_table(uint32_t abi_version, const Library* libr
            max_feature_level,
            implements,
            execute,
-           nullptr};
+           nullptr,
+           nullptr};  // every index type the tables allow
   return &table;
 }
 

@@ -100,6 +100,13 @@ bool typed_separately(OpKind op, std::optional<ReduceFunction> function, Role ro
   return false;
 }
 
+std::optional<DataType> index_type(const OperatorDesc& d) {
+  const OpKind op = op_kind(d);
+  for (Role role : roles(op))
+    if (typed_separately(op, reduce_function(d), role)) return tensor(d, role)->type;
+  return std::nullopt;
+}
+
 OpKind op_kind(const OperatorDesc& d) {
   return static_cast<OpKind>(d.index());
 }

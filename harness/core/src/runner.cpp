@@ -188,12 +188,16 @@ CaseReport Runner::run(const Case& c, const Classification& cls) {
   const DataType main_type = tensor(c.op, Role::INPUT)->type;
   // The backend's scope: the (operator, function, type) cells it claims. Outside it, a valid case
   // is not run, and an invalid or unspecified one may be refused with any status but OK.
-  const bool claimed = under_test_.implements(op, reduce_function(c.op), main_type);
+  // A backend may also take some index types only (implements_index_type).
+  const std::optional<DataType> indices = index_type(c.op);
+  const bool index_claimed = !indices || under_test_.implements_index_type(op, *indices);
+  const bool claimed = index_claimed && under_test_.implements(op, reduce_function(c.op), main_type);
   if (cls.case_class == CaseClass::Valid && !claimed) {
     std::string cell(name(op));
     if (auto f = reduce_function(c.op)) cell += " " + name(*f);
     return finish(r, Outcome::Unimplemented,
-                  "the backend does not implement " + cell + " on " + std::string(name(main_type)));
+                  "the backend does not implement " + cell + " on " + std::string(name(main_type)) +
+                      (index_claimed ? "" : " with " + std::string(name(*indices)) + " indices"));
   }
 
   // (3) Memory, estimated before anything is allocated: a case too large for this run is not

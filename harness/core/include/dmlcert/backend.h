@@ -104,6 +104,14 @@ class Backend {
   // Whether the backend implements (op, function, data type of the op's main input). `function`
   // is nullopt for operators other than REDUCE.
   virtual bool implements(OpKind op, std::optional<ReduceFunction> function, DataType type) const = 0;
+  // Whether the backend takes index tensors of `index_type` for `op` (its INDICES tensor, or
+  // REDUCE ARGMIN/ARGMAX's output): a backend that takes INT32 indices only leaves the other index
+  // types outside its scope (dmlcert_backend_abi.h, implements_index_type). Every type, unless said.
+  virtual bool implements_index_type(OpKind op, DataType index_type) const {
+    (void)op;
+    (void)index_type;
+    return true;
+  }
   // Whether rejections carry rule IDs in ExecResult::violations (built-ins do, plugins need not).
   virtual bool reports_rules() const { return false; }
   virtual ExecResult execute(const OperatorDesc& desc, FeatureLevel level, const Bindings& buffers) = 0;

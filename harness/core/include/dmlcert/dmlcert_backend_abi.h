@@ -22,6 +22,7 @@
  * plugin about an operator its abi_version does not have: those cells are outside its scope.
  *
  * Versions: 1 SLICE, SLICE1, SCATTER_ND, REDUCE, GATHER_ELEMENTS.
+ *           2 implements_index_type (a field at the end of the function table).
  *
  * Threading: the harness calls one function at a time. Memory: every pointer passed to a plugin
  * is valid only during the call; the plugin must not keep it.
@@ -42,7 +43,7 @@ extern "C" {
 #endif
 
 /* The ABI version this header describes. */
-#define DMLCERT_ABI_VERSION 1u
+#define DMLCERT_ABI_VERSION 2u
 
 /* The name of the one exported entry symbol (for dlsym). */
 #define DMLCERT_ENTRY_SYMBOL "dmlcert_get_backend"
@@ -238,7 +239,19 @@ typedef struct dmlcert_backend_v1 {
 
   /* Releases `context`. Called once, before the library is unloaded. May be NULL. */
   void (*destroy)(void* context);
+
+  /* Version 2. Capability query: nonzero when the backend takes index tensors of index_type (a
+   * DMLCERT_DATA_TYPE_* value) for operator_type: the indices of SCATTER_ND and
+   * GATHER_ELEMENTS, the output of REDUCE ARGMIN and ARGMAX. A backend that takes INT32 indices
+   * only (as many NPUs do) says so here, and the other index types lie outside the scope of its
+   * certification, as unclaimed cells do. NULL, or a table of version 1: every index type that
+   * the support tables allow is claimed. */
+  int (*implements_index_type)(void* context, uint32_t operator_type, uint32_t index_type);
 } dmlcert_backend_v1;
+
+/* The size of a version-1 table: a plugin built from the version-1 header reports it as
+ * struct_size, and the harness reads no field past it. */
+#define DMLCERT_BACKEND_V1_SIZE (offsetof(dmlcert_backend_v1, destroy) + sizeof(void (*)(void*)))
 
 /* The one exported entry symbol. abi_version is the DMLCERT_ABI_VERSION of the harness. Returns
  * the plugin's table (owned by the plugin, valid until destroy), or NULL when the plugin cannot

@@ -79,6 +79,9 @@ std::optional<ReduceFunction> reduce_function(const OperatorDesc& d);
 // The tensor for a role, or nullptr when the operator has no such role.
 const TensorDesc* tensor(const OperatorDesc& d, Role r);
 TensorDesc* tensor(OperatorDesc& d, Role r);
+// The type of the descriptor's index tensor (the role typed_separately() names: indices, or the
+// output of ARGMAX and ARGMIN), or nullopt when it has none.
+std::optional<DataType> index_type(const OperatorDesc& d);
 // The operator and its parameters in one line: "SLICE offsets=[0, 1] sizes=[2, 2] strides=[1, 1]".
 std::string describe_params(const OperatorDesc& d);
 

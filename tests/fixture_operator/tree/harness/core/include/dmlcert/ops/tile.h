@@ -11,10 +11,10 @@ struct TileDesc {
   std::vector<uint32_t> repeats;
   bool operator==(const TileDesc&) const = default;
 
-  // The declaration generic code derives from. TILE came with ABI version 2.
+  // The declaration generic code derives from. TILE came with ABI version 3.
   using Abi = dmlcert_tile_operator_desc;
   static constexpr OperatorInfo kInfo = {
-      "TILE", "tile", "TILE", FeatureLevel::L3_0, DMLCERT_OPERATOR_TILE, "TILE.DIMCOUNT", 2};
+      "TILE", "tile", "TILE", FeatureLevel::L3_0, DMLCERT_OPERATOR_TILE, "TILE.DIMCOUNT", 3};
   static constexpr auto tensors() {
     return std::tuple{TensorField<TileDesc, Abi>{Role::INPUT, &TileDesc::input, &Abi::input_tensor},
                       TensorField<TileDesc, Abi>{Role::OUTPUT, &TileDesc::output, &Abi::output_tensor}};
