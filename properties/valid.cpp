@@ -47,10 +47,18 @@ rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, D
   spec.mode = mode;
   spec.layout_salt = variation.layout_salt;
   spec.data_salt = variation.data_salt;
-  if (typed_separately(cell.op, cell.function, cell.role))
+  if (typed_separately(cell.op, cell.function, cell.role)) {
     spec.index_type = cell.type;
-  else
+  } else {
     spec.data_type = cell.type;
+    // Only where the table allows it with this cell's type, rank and level.
+    for (Role role : roles(cell.op))
+      if (variation.index_type && typed_separately(cell.op, cell.function, role)) {
+        const std::vector<DataType> allowed = role_types(spec, role);
+        if (std::find(allowed.begin(), allowed.end(), *variation.index_type) != allowed.end())
+          spec.index_type = variation.index_type;
+      }
+  }
   return case_for_spec(spec);
 }
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -728,6 +729,55 @@ TEST(CertifyLateWrite, ARepairJustAfterReturnOnALargeOutputIsCaught) {
     EXPECT_TRUE(cell["status"] == "passed" || cell["status"] == "late-write")
         << cell["key"] << cell["status"];
 }
+
+#ifdef DMLCERT_MUTATION_PLUGIN_DIR
+std::string xml_unescaped(std::string s) {
+  const std::pair<const char*, const char*> entities[] = {
+      {"&quot;", "\""}, {"&apos;", "'"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}};
+  for (const auto& [entity, ch] : entities)
+    for (size_t at; (at = s.find(entity)) != std::string::npos;)
+      s.replace(at, std::string(entity).size(), ch);
+  return s;
+}
+
+// What a CI dashboard shows of a failing run: every failing testcase (a cause, a cell, a rule check,
+// a corpus case) carries the command that reproduces it, and each such command, run as it is
+// written, fails the backend again.
+TEST(CertifyJUnit, EveryFailingTestcaseCarriesACommandThatReproduces) {
+  const fs::path dir = scratch("junit_repros");
+  const std::string plugin =
+      own_copy(dir, DMLCERT_MUTATION_PLUGIN_DIR
+               "/pair_gather_elements_negative_index_unsigned_and_slice1_window_end_off_by_one.so");
+  // The first failures suffice: every operator is reached early (the plan is interleaved).
+  const Command run = dmlcert(dir, certify_args(dir, plugin, "--level 5_0 --stop-after-failures 12"));
+  ASSERT_EQ(run.exit_code, 1) << run.out;
+  const std::string xml = slurp(dir / "junit.xml");
+  std::set<std::string> commands;
+  size_t failing = 0;
+  for (size_t at = 0; (at = xml.find("<testcase ", at)) != std::string::npos; ++at) {
+    const size_t end = xml.find("</testcase>", at), next = xml.find("<testcase ", at + 1);
+    if (end == std::string::npos || (next != std::string::npos && next < end)) continue;  // <testcase .../>
+    const std::string body = xml.substr(at, end - at);
+    if (body.find("<failure ") == std::string::npos) continue;
+    ++failing;
+    const size_t line = body.find("reproduce: ");
+    ASSERT_NE(line, std::string::npos) << body.substr(0, 600);
+    commands.insert(xml_unescaped(body.substr(line + 11, body.find('\n', line) - line - 11)));
+  }
+  EXPECT_GE(failing, 4u) << "both bugs, each in its cause and its checks";
+  EXPECT_NE(xml.find("dmlcert.cells\" name=\"SLICE1/"), std::string::npos) << "the SLICE1 bug is among them";
+  EXPECT_NE(xml.find("dmlcert.cells\" name=\"GATHER_ELEMENTS/"), std::string::npos)
+      << "the GATHER_ELEMENTS bug is among them";
+  ASSERT_FALSE(commands.empty());
+  size_t n = 0;
+  for (const std::string& command : commands) {
+    const fs::path replay = dir / ("replay" + std::to_string(n++));
+    fs::create_directories(replay);
+    const Command again = run_in(replay, command);
+    EXPECT_EQ(again.exit_code, 1) << command << "\n" << again.out << again.err;
+  }
+}
+#endif
 
 TEST(CertifyShards, MergedShardReportsEqualTheUnshardedRun) {
   fs::path dir = scratch("shards");

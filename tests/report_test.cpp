@@ -89,6 +89,28 @@ TEST(JUnit, AFailingCellCarriesEachFailuresReproAndMinimalCase) {
   EXPECT_NE(body.find("  minimal case: " + f.shrunk), std::string::npos) << body;
 }
 
+// The verdict names what the run checked. A backend that claims every cell but takes no index type
+// was checked on the operators without indices only, and is certified for those alone.
+TEST(ScopeText, NamesOnlyTheOperatorsTheRunChecked) {
+  Report r;
+  r.shards = {{0, 1}};
+  r.level = FeatureLevel::L5_0;
+  for (const SupportCell& cell : support_cells(r.level)) {
+    if (cell.role == Role::INPUT &&
+        std::none_of(r.scope.claims.begin(), r.scope.claims.end(), [&](const Scope::Claim& c) {
+          return c.op == cell.op && c.function == cell.function && c.type == cell.type;
+        }))
+      r.scope.claims.push_back({cell.op, cell.function, cell.type, true});
+    if (cell.role == Role::INDICES) r.scope.index_claims.push_back({cell.op, cell.type, false});
+  }
+  r.scope.checked = std::vector<OpKind>{OpKind::SLICE, OpKind::SLICE1, OpKind::REDUCE};
+  EXPECT_EQ(scope_text(r), "SLICE (all 11 types), SLICE1 (all 11 types), REDUCE (all 12 functions)");
+  EXPECT_EQ(outside_text(r), "SCATTER_ND not claimed; GATHER_ELEMENTS not claimed");
+  r.scope.checked = std::vector<OpKind>{};
+  EXPECT_FALSE(certified(r)) << verdict(r);
+  EXPECT_THAT(verdict(r), HasSubstr("the backend claims no cell"));
+}
+
 // What a CI dashboard times and lists: each testcase has its wall time, and each corpus case is a
 // testcase of its own, failing alone with its own repro.
 Report report_with_times_and_corpus_cases() {

@@ -151,8 +151,16 @@ void send_hello(Backend* backend, const std::string& error, const std::string& i
     for (const auto& fn : functions)
       for (DataType t : kAllDataTypes) w.u8(backend->implements(op, fn, t));
   }
-  for (OpKind op : all_ops())
-    for (DataType t : kAllDataTypes) w.u8(backend->implements_index_type(op, t));
+  // Index types: asked only of operators with an index tensor, and of integer types (the others
+  // are sent as not taken, never asked).
+  for (OpKind op : all_ops()) {
+    std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
+    if (has_function(op)) functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
+    bool indexed = false;
+    for (const auto& fn : functions)
+      for (Role role : roles(op)) indexed = indexed || typed_separately(op, fn, role);
+    for (DataType t : kAllDataTypes) w.u8(indexed && is_integer(t) && backend->implements_index_type(op, t));
+  }
   w.str(interference);
   wire::send_frame(wire::kSocketFd, w.bytes());
 }

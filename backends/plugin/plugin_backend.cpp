@@ -31,6 +31,7 @@ class PluginBackend : public Backend {
   }
 
   bool implements_index_type(OpKind op, DataType index_type) const override {
+    if (!knows(op)) return false;
     // A version-1 table ends before the field (DMLCERT_BACKEND_V1_SIZE): nothing past it is read.
     if (table_->abi_version < 2 ||
         table_->struct_size < offsetof(dmlcert_backend_v1, implements_index_type) + sizeof(void*) ||

@@ -54,6 +54,13 @@ int allotted(double per_index, size_t index) {
                           std::floor(per_index * static_cast<double>(index)));
 }
 
+// Whether the operator (with this REDUCE function) has an index tensor (typed_separately).
+bool has_index_role(OpKind op, std::optional<ReduceFunction> function) {
+  for (Role role : roles(op))
+    if (typed_separately(op, function, role)) return true;
+  return false;
+}
+
 bool has_op(const std::vector<OpKind>& ops, OpKind op) {
   return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
 }
@@ -318,15 +325,18 @@ class Certification final : public Share {
       const cert::Scope& scope = report_.scope;
       scope_.clear();
       for (OpKind op : all_ops()) {
-        const bool cell = std::any_of(scope.claims.begin(), scope.claims.end(),
-                                      [&](const cert::Scope::Claim& c) { return c.op == op && c.claimed; });
-        const bool no_index = std::none_of(scope.index_claims.begin(), scope.index_claims.end(),
-                                           [&](const cert::Scope::IndexClaim& c) { return c.op == op; });
         const bool index =
             std::any_of(scope.index_claims.begin(), scope.index_claims.end(),
                         [&](const cert::Scope::IndexClaim& c) { return c.op == op && c.claimed; });
-        if (has_op(options_.ops, op) && cell && (no_index || index)) scope_.push_back(op);
+        // A claimed cell it can be given a case of: one without indices (REDUCE SUM), or one
+        // with, when it takes some index type.
+        const bool cell =
+            std::any_of(scope.claims.begin(), scope.claims.end(), [&](const cert::Scope::Claim& c) {
+              return c.op == op && c.claimed && (index || !has_index_role(op, c.function));
+            });
+        if (has_op(options_.ops, op) && cell) scope_.push_back(op);
       }
+      report_.scope.checked = scope_;
       if (scope_.empty()) return;  // nothing to check: the verdict says the backend claims no cell
     }
     for (size_t i = 0; i < options_.corpus.size(); ++i)
@@ -407,6 +417,20 @@ class Certification final : public Share {
     }
   }
 
+  // For a data cell's case, of a backend that takes some index types only: one of those, in turn
+  // over the repetitions. Unset otherwise, so that the cases of every other backend stay the same.
+  std::optional<DataType> claimed_index_type(const CheckTask& task) const {
+    std::vector<DataType> taken;
+    bool all = true;
+    for (const cert::Scope::IndexClaim& c : report_.scope.index_claims)
+      if (c.op == task.op) {
+        if (c.claimed) taken.push_back(c.type);
+        all = all && c.claimed;
+      }
+    if (all || taken.empty()) return std::nullopt;
+    return taken[task.id.number.value_or(0) % taken.size()];
+  }
+
   // The name of the robustness check of an operator's index extremes.
   static std::string extreme_index_check(OpKind op) {
     return std::string(info(op).rule_prefix) + ".INDEX_RANGE.extreme";
@@ -463,7 +487,8 @@ class Certification final : public Share {
     const FeatureLevel level = task.level(options_.level);
     switch (task.id.kind) {
       case CheckKind::Cell:
-        return props::valid_case_for_cell(report_.cells[task.index].cell, level, *task.id.mode, {},
+        return props::valid_case_for_cell(report_.cells[task.index].cell, level, *task.id.mode,
+                                          {0, 0, claimed_index_type(task)},
                                           task.huge ? props::CaseSize::Huge : props::CaseSize::Drawn);
       case CheckKind::Invalid: return props::invalid_case(task.id.rule, level, {task.op});
       case CheckKind::Unspecified: return props::unspecified_case(task.id.rule, level, {task.op});

@@ -266,12 +266,15 @@ RanHere ran_here(const Report& r) {
     }
   for (const RuleResult& rule : r.rules)
     if (status(rule.counts)) {
-      ran.keys.push_back(CheckId::of_rule(rule.section, rule.rule).to_string());
+      const std::string key = CheckId::of_rule(rule.section, rule.rule).to_string();
+      ran.keys.push_back(key);
       ran.places.push_back(rule.rule);
+      ran.places.push_back(key);  // a rule check's cause is named by its key ("invalid/RULE: ...")
     }
   for (const CorpusCaseResult& c : r.corpus_cases)
     if (status(c.counts)) ran.keys.push_back(CheckId::corpus_case(0, c.name).check().to_string());
-  if (status(r.corpus)) ran.keys.emplace_back("corpus/*");
+  // A report from before corpus cases were counted one by one: the corpus as a whole.
+  if (r.corpus_cases.empty() && status(r.corpus)) ran.keys.emplace_back("corpus/*");
   return ran;
 }
 

@@ -4,6 +4,7 @@
 // matrix.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -112,6 +113,12 @@ struct Scope {
   // Of the operators asked for that have an index tensor, every index type the table allows at the
   // level, and whether the backend takes it (Backend::implements_index_type).
   std::vector<IndexClaim> index_claims;
+  // The operators the run checked: those asked for of which the backend claims a cell it can be
+  // given a case of. None when the claims were never asked (a run that could not start).
+  std::optional<std::vector<OpKind>> checked;
+  bool checks(OpKind op) const {
+    return !checked || std::find(checked->begin(), checked->end(), op) != checked->end();
+  }
 };
 
 // What the backend did with the class U cases of one rule (docs/design.md, "Behaviour profile"):

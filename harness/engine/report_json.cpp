@@ -103,6 +103,11 @@ std::string to_json(const Report& r) {
     j["scope"]["index_claims"].push_back(
         {{"op", std::string(name(c.op))}, {"type", std::string(name(c.type))}, {"claimed", c.claimed}});
   for (OpKind k : r.scope.asked) j["scope"]["asked"].push_back(std::string(name(k)));
+  j["scope"]["checked"] = nullptr;
+  if (r.scope.checked) {
+    j["scope"]["checked"] = json::array();
+    for (OpKind k : *r.scope.checked) j["scope"]["checked"].push_back(std::string(name(k)));
+  }
   for (const Scope::Claim& c : r.scope.claims)
     j["scope"]["claims"].push_back({{"op", std::string(name(c.op))},
                                     {"function", c.function ? json(name(*c.function)) : json(nullptr)},
@@ -271,6 +276,11 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
           claim.function = parse_enum<ReduceFunction>(c.at("function").get<std::string>(),
                                                       parse_reduce_function, "function");
         r.scope.claims.push_back(claim);
+      }
+      if (const json checked = j["scope"].value("checked", json()); checked.is_array()) {
+        r.scope.checked.emplace();
+        for (const json& k : checked)
+          r.scope.checked->push_back(parse_enum<OpKind>(k.get<std::string>(), parse_op, "operator"));
       }
       for (const json& c : j["scope"].value("index_claims", json::array()))
         r.scope.index_claims.push_back(

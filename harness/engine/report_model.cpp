@@ -71,21 +71,25 @@ bool complete(const Report& r) {
 }
 
 bool outside_scope(const Report& r, const CellResult& c) {
-  // A cell the backend disowns is outside whether or not its cases ran: an interrupted run counts
-  // only the cells in the scope (an input cell is the claim itself; an index cell, its type's).
+  const bool none_claimed = status(c.counts) == Outcome::Unimplemented && c.not_run.count == 0;
+  // Claims never asked (a run that could not start): only what its cases said.
+  if (!r.scope.checked) return none_claimed;
+  // A cell the backend disowns is outside whether or not its cases ran, and a claimed data cell is
+  // inside whatever its cases said: an interrupted run counts only the cells in the scope.
   const SupportCell& cell = c.cell;
   const Scope& scope = r.scope;
-  if (cell.role == Role::INPUT) {
+  if (!scope.checks(cell.op)) return true;
+  if (!typed_separately(cell.op, cell.function, cell.role)) {
     for (const Scope::Claim& claim : scope.claims)
-      if (claim.op == cell.op && claim.function == cell.function && claim.type == cell.type && !claim.claimed)
-        return true;
-  } else if (typed_separately(cell.op, cell.function, cell.role)) {
+      if (claim.op == cell.op && claim.function == cell.function && claim.type == cell.type)
+        return !claim.claimed;
+  } else {
     for (const Scope::IndexClaim& claim : scope.index_claims)
       if (claim.op == cell.op && claim.type == cell.type && !claim.claimed) return true;
   }
-  // Otherwise, outside when every case that reached it was unimplemented (an index cell mixes
-  // input types the backend claims with others).
-  return status(c.counts) == Outcome::Unimplemented && c.not_run.count == 0;
+  // A claimed index type's cell mixes data types the backend claims with others: outside when
+  // every case that reached it was of those.
+  return none_claimed;
 }
 
 std::vector<const CellResult*> missing_cells(const Report& r) {
@@ -103,6 +107,7 @@ bool failing(const Counts& c, const NotRun& not_run, bool flaky_fails) {
          (!s && not_run.count);
 }
 bool claims_anything(const Report& r) {
+  if (r.scope.checked) return !r.scope.checked->empty();
   return std::any_of(r.scope.claims.begin(), r.scope.claims.end(), [](const auto& c) { return c.claimed; });
 }
 }  // namespace
@@ -173,17 +178,6 @@ std::string index_types_text(const Scope& scope, OpKind op, bool claimed) {
   return types_text(taken, all.size()) + " indices";
 }
 
-// The operator has indices and the backend takes none of their types: it claims nothing of it.
-bool takes_no_index_type(const Scope& scope, OpKind op) {
-  bool any = false;
-  for (const Scope::IndexClaim& c : scope.index_claims)
-    if (c.op == op) {
-      if (c.claimed) return false;
-      any = true;
-    }
-  return any;
-}
-
 bool asked(const Scope& scope, OpKind op) {
   return scope.asked.empty() || std::find(scope.asked.begin(), scope.asked.end(), op) != scope.asked.end();
 }
@@ -206,7 +200,10 @@ std::string scope_text(const Report& r) {
       functions += (functions.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
     }
     everything &= whole;
-    if (claimed_rows == 0 || takes_no_index_type(r.scope, o.op)) continue;
+    if (claimed_rows == 0 || !r.scope.checks(o.op)) {
+      everything = false;
+      continue;
+    }
     if (whole && o.rows.size() > 1) functions = "all " + std::to_string(o.rows.size()) + " functions";
     if (const std::string indices = index_types_text(r.scope, o.op, true); !indices.empty()) {
       everything = false;
@@ -241,9 +238,9 @@ std::string outside_text(const Report& r) {
       missing += (missing.empty() ? "" : "; ") + (function ? name(*function) + ": " + types : types);
     }
     const std::string indices = index_types_text(r.scope, o.op, false);
-    const bool none =
-        takes_no_index_type(r.scope, o.op) ||
-        std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) { return std::get<2>(row).empty(); });
+    const bool none = !r.scope.checks(o.op) || std::all_of(o.rows.begin(), o.rows.end(), [](const auto& row) {
+      return std::get<2>(row).empty();
+    });
     if (none) {
       parts.push_back(std::string(name(o.op)) + " not claimed");
       continue;

@@ -43,6 +43,9 @@ std::string_view name(DataMode m);  // "exact", "random", "special"
 struct Variation {
   uint64_t layout_salt = 0;  // nonzero: other strides, padding, broadcast dimensions and slack
   uint64_t data_salt = 0;    // nonzero: other data and index values
+  // For a data cell of an operator with indices: their type, when the backend takes some only
+  // (Backend::implements_index_type). Unset: any the table allows.
+  std::optional<DataType> index_type = std::nullopt;
 };
 
 // How large a valid case is: drawn (most cases a few thousand elements at most, a few in a hundred
