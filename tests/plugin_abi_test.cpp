@@ -57,6 +57,9 @@ INSTANTIATE_TEST_SUITE_P(
                       // Asked for a later version than its own, it answers with its own.
                       AbiRow{"plugin_that_serves_every_version_in_a_later_harness", DMLCERT_REFERENCE_PLUGIN,
                              DMLCERT_ABI_VERSION + 2, true, DMLCERT_ABI_VERSION},
+                      // Version 2 in name, a version-1 table in size: nothing past it is read.
+                      AbiRow{"version_2_plugin_with_a_version_1_table", DMLCERT_SHORT_TABLE_PLUGIN,
+                             DMLCERT_ABI_VERSION, true, DMLCERT_ABI_VERSION},
                       AbiRow{"plugin_that_answers_a_newer_version_than_asked", DMLCERT_NEWER_ABI_PLUGIN,
                              DMLCERT_ABI_VERSION, false, 0, "answered with version"}),
     [](const ::testing::TestParamInfo<AbiRow>& row) { return row.param.name; });
