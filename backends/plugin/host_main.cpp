@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -156,9 +157,8 @@ void send_hello(Backend* backend, const std::string& error, const std::string& i
   for (OpKind op : all_ops()) {
     std::vector<std::optional<ReduceFunction>> functions = {std::nullopt};
     if (has_function(op)) functions.assign(std::begin(kAllReduceFunctions), std::end(kAllReduceFunctions));
-    bool indexed = false;
-    for (const auto& fn : functions)
-      for (Role role : roles(op)) indexed = indexed || typed_separately(op, fn, role);
+    const bool indexed = std::any_of(functions.begin(), functions.end(),
+                                     [&](const auto& fn) { return has_index_role(op, fn); });
     for (DataType t : kAllDataTypes) w.u8(indexed && is_integer(t) && backend->implements_index_type(op, t));
   }
   w.str(interference);

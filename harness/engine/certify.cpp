@@ -54,13 +54,6 @@ int allotted(double per_index, size_t index) {
                           std::floor(per_index * static_cast<double>(index)));
 }
 
-// Whether the operator (with this REDUCE function) has an index tensor (typed_separately).
-bool has_index_role(OpKind op, std::optional<ReduceFunction> function) {
-  for (Role role : roles(op))
-    if (typed_separately(op, function, role)) return true;
-  return false;
-}
-
 bool has_op(const std::vector<OpKind>& ops, OpKind op) {
   return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
 }

@@ -107,6 +107,12 @@ std::optional<DataType> index_type(const OperatorDesc& d) {
   return std::nullopt;
 }
 
+bool has_index_role(OpKind op, std::optional<ReduceFunction> function) {
+  for (Role role : roles(op))
+    if (typed_separately(op, function, role)) return true;
+  return false;
+}
+
 OpKind op_kind(const OperatorDesc& d) {
   return static_cast<OpKind>(d.index());
 }

@@ -70,6 +70,9 @@ bool has_function(OpKind op);
 // Whether the role's data type is chosen apart from the operator's data type: indices, and the
 // output of ARGMAX and ARGMIN.
 bool typed_separately(OpKind op, std::optional<ReduceFunction> function, Role role);
+// Whether the operator, with this function, has such a role: an index tensor (REDUCE SUM has none,
+// ARGMAX has its output).
+bool has_index_role(OpKind op, std::optional<ReduceFunction> function);
 
 OpKind op_kind(const OperatorDesc& d);
 // A default-constructed descriptor of the operator.
