@@ -5,8 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "report_summary.h"
 
@@ -89,13 +91,18 @@ TEST(JUnit, AFailingCellCarriesEachFailuresReproAndMinimalCase) {
   EXPECT_NE(body.find("  minimal case: " + f.shrunk), std::string::npos) << body;
 }
 
-// The verdict names what the run checked. A backend that claims every cell but takes no index type
-// was checked on the operators without indices only, and is certified for those alone.
+// The verdict names what the run checked. A backend that claims every cell of five operators but
+// takes no index type was checked on the operators without indices only, and is certified for
+// those alone. (The claims are of these five, so that a registry with more operators, such as
+// tests/fixture_operator's, reads the same report.)
 TEST(ScopeText, NamesOnlyTheOperatorsTheRunChecked) {
   Report r;
   r.shards = {{0, 1}};
   r.level = FeatureLevel::L5_0;
+  const std::vector<OpKind> five{OpKind::SLICE, OpKind::SLICE1, OpKind::SCATTER_ND, OpKind::REDUCE,
+                                 OpKind::GATHER_ELEMENTS};
   for (const SupportCell& cell : support_cells(r.level)) {
+    if (std::find(five.begin(), five.end(), cell.op) == five.end()) continue;
     if (cell.role == Role::INPUT &&
         std::none_of(r.scope.claims.begin(), r.scope.claims.end(), [&](const Scope::Claim& c) {
           return c.op == cell.op && c.function == cell.function && c.type == cell.type;
