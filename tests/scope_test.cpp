@@ -109,7 +109,8 @@ std::string outside_but_gather_int32() {
   std::string out;
   for (const dmlcert::OpKind op : dmlcert::all_ops())
     out += (out.empty() ? "" : "; ") + std::string(dmlcert::name(op)) +
-           (op == dmlcert::OpKind::GATHER_ELEMENTS ? " (INT64, UINT64, UINT32 indices) not claimed" : " not claimed");
+           (op == dmlcert::OpKind::GATHER_ELEMENTS ? " (INT64, UINT64, UINT32 indices) not claimed"
+                                                   : " not claimed");
   return out;
 }
 

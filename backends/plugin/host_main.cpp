@@ -29,6 +29,7 @@
 
 #include "dmlcert/backend.h"
 #include "plugin/call_memory.h"
+#include "plugin/edge_counters.h"
 #include "plugin/host_request.h"
 #include "plugin/namespace_init.h"
 #include "plugin/plugin_backend.h"
@@ -135,7 +136,7 @@ void retire(uintptr_t begin, uintptr_t bytes, uint64_t call, const Bindings& bin
       [](uintptr_t b, uintptr_t n) { ::munmap(reinterpret_cast<void*>(b), n); });
 }
 
-void send_hello(Backend* backend, const std::string& error, const std::string& interference) {
+void send_hello(Backend* backend, const std::string& error, const std::string& interference, bool plugin) {
   wire::Writer w;
   w.u8(backend != nullptr);
   if (!backend) {
@@ -162,6 +163,7 @@ void send_hello(Backend* backend, const std::string& error, const std::string& i
     for (DataType t : kAllDataTypes) w.u8(indexed && is_integer(t) && backend->implements_index_type(op, t));
   }
   w.str(interference);
+  edge_counters::write_map(w, plugin);
   wire::send_frame(wire::kSocketFd, w.bytes());
 }
 
@@ -179,6 +181,7 @@ class HandlerWatch final : public CallWatch {
     note(handlers_replaced("during a call"));
   }
   std::string interference() override { return std::exchange(notes_, {}); }
+  std::vector<uint32_t> edges(OpKind op) override { return edge_counters::take(op); }
 
  private:
   void note(const std::string& what) {
@@ -243,12 +246,15 @@ int main(int argc, char** argv) {
   const std::string spec = argv[1];
   std::string error;
   std::unique_ptr<Backend> backend;
+  // Counters that register while the plugin loads are its own (edge_counters.h).
+  edge_counters::loading();
   if (spec.starts_with("plugin:"))
     backend = load_plugin(spec.substr(7), &error);
   else
     backend = backends::make_builtin(spec);
+  edge_counters::loaded();
   if (backend == nullptr && error.empty()) error = "backend '" + spec + "' is not available";
-  send_hello(backend.get(), error, handlers_replaced("while loading"));
+  send_hello(backend.get(), error, handlers_replaced("while loading"), spec.starts_with("plugin:"));
   if (!backend) return 1;
   return serve(*backend, page, mem_fd, mem_read_only_fd);
 }

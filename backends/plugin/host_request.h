@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dmlcert/backend.h"
 #include "plugin/call_memory.h"
@@ -25,11 +26,17 @@ class CallWatch {
   // What the backend did to its process around the call that the child undid (its fault handlers
   // replaced: signal_guard.h), for the answer; empty when nothing.
   virtual std::string interference() { return {}; }
+  // The edges of the plugin's code the call reached that no earlier call of `op` in this process
+  // had (edge_counters.h); empty when the plugin has no counters.
+  virtual std::vector<uint32_t> edges(OpKind op) {
+    (void)op;
+    return {};
+  }
 };
 
-// The answer to one request: a call's status, message, violations and the watch's interference,
-// or the empty answer to a ping (and to a request of an unknown kind). `mem_read_only_fd`: see
-// GuardedView::map.
+// The answer to one request: a call's status, message, violations, the watch's interference and
+// the edges it reached, or the empty answer to a ping (and to a request of an unknown kind).
+// `mem_read_only_fd`: see GuardedView::map.
 std::string answer_request(Backend& backend, const std::string& request, int mem_fd, uint64_t page,
                            CallWatch& watch, int mem_read_only_fd = -1);
 

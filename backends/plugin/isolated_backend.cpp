@@ -347,7 +347,7 @@ class IsolatedBackend : public Backend {
     } else if (waited != Wait::Answered) {
       result = killed(waited, deadline_text(deadline, false));
     } else {
-      read_response(response, result);
+      read_response(response, result, op_kind(desc));
       if (auto fault = memory_.check(layout, b)) result.fault = fault->first, result.message = fault->second;
       // A thread the plugin left running faults on the retired bindings at its next write; a
       // round trip right after the call catches the usual case, a write loop, in this call.
@@ -362,7 +362,7 @@ class IsolatedBackend : public Backend {
     return result;
   }
 
-  void read_response(const std::string& response, ExecResult& result) {
+  void read_response(const std::string& response, ExecResult& result, OpKind op) {
     wire::Reader rd(response);
     const uint32_t status = rd.u32();
     result.status =
@@ -374,6 +374,8 @@ class IsolatedBackend : public Backend {
     }
     result.not_asked = rd.u8() != 0;
     result.interference = rd.str();
+    const auto edges = rd.vec<uint32_t>();
+    if (rd.ok() && !coverage_stale_) result.new_edges = coverage_.add(op, edges);
     if (!rd.ok())
       result = exec_result(Status::Error, Fault::None, "malformed answer from the backend process");
   }
@@ -685,6 +687,7 @@ class IsolatedBackend : public Backend {
     index_types_.assign(kOpCount * kDataTypeCount, 0);
     for (auto& claim : index_types_) claim = rd.u8();
     loading_interference_ = rd.str();
+    read_coverage_map(rd);
     host_pid_ = host_process(pid_);
     if (!rd.ok()) {
       *error = "malformed greeting from the backend process";
@@ -694,6 +697,44 @@ class IsolatedBackend : public Backend {
     return true;
   }
 
+  // The greeting's map of the plugin's edges (edge_counters.h). Every fresh process sends it; the
+  // first one's is kept, and a later one that differs (the plugin file replaced during the run)
+  // is not merged into it.
+  void read_coverage_map(wire::Reader& rd) {
+    CodeCoverage map;
+    map.instrumented = rd.u8() != 0;
+    if (!map.instrumented) {
+      map.why_not = rd.str();
+    } else {
+      for (uint32_t n = rd.u32(), m = 0; rd.ok() && m < n; ++m) {
+        CodeCoverage::Module module{rd.str(), static_cast<uint32_t>(map.edges.size()), 0};
+        const auto addresses = rd.vec<uint64_t>();
+        const auto starts = rd.vec<uint8_t>();
+        if (starts.size() != addresses.size()) break;
+        module.edge_count = static_cast<uint32_t>(addresses.size());
+        for (size_t i = 0; i < addresses.size(); ++i) map.edges.push_back({addresses[i], starts[i] != 0});
+        map.modules.push_back(std::move(module));
+      }
+    }
+    const auto loading = map.instrumented ? rd.vec<uint32_t>() : std::vector<uint32_t>{};
+    if (!rd.ok()) return;
+    const bool first = !coverage_known_;
+    if (first) {
+      coverage_ = std::move(map);
+      coverage_.reached_loading.assign(coverage_.edges.size(), 0);
+      coverage_known_ = true;
+    } else if (map.edges.size() != coverage_.edges.size() || map.instrumented != coverage_.instrumented) {
+      coverage_stale_ = true;
+    }
+    if (!coverage_stale_)
+      for (uint32_t i : loading)
+        if (i < coverage_.reached_loading.size()) coverage_.reached_loading[i] = 1;
+  }
+
+ public:
+  const CodeCoverage* code_coverage() const override { return coverage_known_ ? &coverage_ : nullptr; }
+
+ private:
   // The child's process group (the child leads it), never anything else: kill(-1) would be every
   // process there is.
   void kill_group() {
@@ -764,6 +805,9 @@ class IsolatedBackend : public Backend {
   bool reports_rules_ = false;
   std::vector<uint8_t> implemented_;
   std::vector<uint8_t> index_types_;  // (operator, index type) -> claimed
+  CodeCoverage coverage_;             // the plugin's edges and what the calls reached
+  bool coverage_known_ = false;       // a greeting has brought the map
+  bool coverage_stale_ = false;       // a later process's map differed: nothing more is added
 };
 
 }  // namespace

@@ -157,7 +157,10 @@ int certify(CertifyArgs& a) {
   o.on_checkpoint = [&](const cert::Report& so_far) {
     cert::Report marked = so_far;
     finish_report(marked);
-    write_reports(marked, a.files, /*quiet=*/true);
+    // The code coverage is the whole run's, written once at its end.
+    ReportFiles during = a.files;
+    during.coverage_lcov.clear(), during.coverage_html.clear();
+    write_reports(marked, during, /*quiet=*/true);
   };
   // The backend opened above serves the run; confirmations open fresh ones.
   std::unique_ptr<Backend> first = std::move(backends->under_test);

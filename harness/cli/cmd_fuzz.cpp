@@ -84,8 +84,13 @@ int fuzz(FuzzArgs& a) {
   // write (docs/design.md, "The command").
   const std::optional<engine::ReproDir> repro_dir = claim_repro_dir("fuzz", a.repro_dir);
   if (!repro_dir) return kExitUsage;
-  if (std::string why;
-      !can_write_reports(ReportFiles{.json = a.report, .junit = {}, .markdown = {}, .html = {}}, &why))
+  if (std::string why; !can_write_reports(ReportFiles{.json = a.report,
+                                                      .junit = {},
+                                                      .markdown = {},
+                                                      .html = {},
+                                                      .coverage_lcov = {},
+                                                      .coverage_html = {}},
+                                          &why))
     return usage_error("fuzz", why);
 
   // One backend to check the spec opens; each worker opens its own.

@@ -1,5 +1,10 @@
 #include "report_files.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +12,7 @@
 
 #include "dmlcert/file_writer.h"
 #include "dmlcert/text.h"
+#include "report_code_coverage.h"
 
 namespace dmlcert::cli {
 namespace {
@@ -28,13 +34,75 @@ std::string dir_of(const std::string& path) {
   return p.parent_path().string();
 }
 
+// genhtml's pages of the tracefile, in `dir`; false after saying why.
+bool run_genhtml(const std::string& tracefile, const std::string& dir, bool quiet) {
+  std::vector<std::string> args = {"genhtml",
+                                   "--quiet",
+                                   "--ignore-errors",
+                                   "source",
+                                   "--title",
+                                   "dmlcert code coverage",
+                                   "--output-directory",
+                                   dir,
+                                   tracefile};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // genhtml's progress would interleave with dmlcert's own output.
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  const int spawned = ::posix_spawnp(&pid, "genhtml", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  if (spawned != 0) {
+    if (!quiet)
+      std::cerr << "dmlcert: cannot run genhtml (Debian package lcov) for --coverage-html: "
+                << std::strerror(spawned) << "; the tracefile is " << printable(tracefile, 200) << "\n";
+    return false;
+  }
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (!quiet)
+    std::cerr << "dmlcert: genhtml failed on " << printable(tracefile, 200) << " (--coverage-html)\n";
+  return false;
+}
+
 }  // namespace
+
+bool write_code_coverage(const cert::Report& r, const ReportFiles& files, bool quiet) {
+  const std::string lcov = cert::to_lcov(r);
+  if (lcov.empty()) {
+    // Not an error of the run: the backend had nothing to show; the reports say why.
+    if (!quiet) {
+      const std::string line = cert::code_coverage_line(r);
+      std::cerr << "dmlcert: no code coverage to write (--coverage-lcov, --coverage-html): "
+                << (line.empty() ? "the backend runs in dmlcert's own process" : line) << "\n";
+    }
+    return true;
+  }
+  bool ok = true;
+  if (!files.coverage_lcov.empty()) ok &= write_file(files.coverage_lcov, lcov, quiet);
+  if (!files.coverage_html.empty()) {
+    const std::string tracefile = (fs::path(files.coverage_html) / "dmlcert.info").string();
+    ok &= write_file(tracefile, lcov, quiet) && run_genhtml(tracefile, files.coverage_html, quiet);
+  }
+  return ok;
+}
 
 void add_report_options(CLI::App& cmd, ReportFiles* files) {
   cmd.add_option("--report", files->json, "Write the JSON report (mergeable across shards)");
   cmd.add_option("--junit", files->junit, "Write a JUnit XML report (one testcase per cell and per rule)");
   cmd.add_option("--markdown", files->markdown, "Write a Markdown report");
   cmd.add_option("--html", files->html, "Write a self-contained HTML report");
+  cmd.add_option("--coverage-lcov", files->coverage_lcov,
+                 "Write the backend's code coverage as an lcov tracefile (a plugin compiled with "
+                 "SanitizerCoverage: docs/coverage.md)");
+  cmd.add_option("--coverage-html", files->coverage_html,
+                 "Write browsable pages of the backend's code coverage into this directory (lcov's genhtml; "
+                 "index.html)");
 }
 
 bool can_write_reports(const ReportFiles& files, std::string* why) {
@@ -68,6 +136,8 @@ bool write_reports(const cert::Report& r, const ReportFiles& files, bool quiet) 
   if (!files.markdown.empty())
     ok &= write_file(files.markdown, cert::to_markdown(r, dir_of(files.markdown)), quiet);
   if (!files.html.empty()) ok &= write_file(files.html, cert::to_html(r, dir_of(files.html)), quiet);
+  if (!files.coverage_lcov.empty() || !files.coverage_html.empty())
+    ok &= write_code_coverage(r, files, quiet);
   return ok;
 }
 

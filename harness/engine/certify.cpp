@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "code_symbols.h"
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
 #include "generators.h"
@@ -186,6 +187,8 @@ class Certification final : public Share {
       report_.repro_error = space.error;
     }
     report_.containment = options_.containment;
+    if (const CodeCoverage* code = under_test_ ? under_test_->code_coverage() : nullptr)
+      report_.code_coverage = *code;
     sort_profile(report_);
     report_.seconds = elapsed();
     report_.recurrence = shapes_.counts();
@@ -689,6 +692,7 @@ class CertifyRun final : public Plan {
     for (auto& share : shares_) reports.push_back(std::move(share->report_));
     auto out = merged(std::move(reports));
     if (!out) *error = "the workers' reports do not merge";
+    if (out) name_code(*out);  // the plugin's functions and lines, once, for the merged coverage
     return out;
   }
 

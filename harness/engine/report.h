@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "check_id.h"
+#include "dmlcert/code_coverage.h"
 #include "dmlcert/runner.h"
 #include "dmlcert/support.h"
 #include "failure.h"
@@ -30,6 +31,14 @@ std::optional<Outcome> status(const Counts& c);
 // pass unless `flaky_fails` (certify --flaky-fails).
 bool is_pass(const Counts& c, bool flaky_fails = false);
 void add(Counts& into, const Counts& from);
+
+// A function of the backend's code, for its code coverage: its edges are [first_edge, first_edge +
+// edge_count) of CodeCoverage::edges, the first one its entry. `line` is that entry's.
+struct CodeFunction {
+  std::string name, file;
+  uint32_t line = 0;
+  uint32_t first_edge = 0, edge_count = 0;
+};
 
 // Planned cases that were never run, and why (the first reason that applied): "after a timeout in
 // this cell", "after 3 timeouts in GATHER_ELEMENTS", or why the whole run stopped.
@@ -210,6 +219,13 @@ struct Report {
   // certify --flaky-fails: a flaky case (one that passed when run again alone) fails its cell or
   // check, as a failure would. By default it is reported, by name, and does not.
   bool flaky_fails = false;
+  // How much of the backend's own code the run reached (docs/coverage.md): the plugin's edges and
+  // what each operator's calls reached; nullopt when the backend cannot tell (in-process). The
+  // functions and source lines are named after the run (code_symbols.h); edge_lines are not kept
+  // in the JSON report.
+  std::optional<CodeCoverage> code_coverage;
+  std::vector<CodeFunction> code_functions;
+  std::vector<uint32_t> edge_lines;
 };
 // The flaky failures of a report (Outcome::Flaky): what passed when run again alone.
 std::vector<const Failure*> flaky_failures(const Report& r);

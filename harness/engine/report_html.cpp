@@ -9,6 +9,7 @@
 
 #include "markup.h"
 #include "report.h"
+#include "report_code_coverage.h"
 #include "report_matrix.h"
 #include "report_summary.h"
 
@@ -63,6 +64,8 @@ std::string to_html(const Report& r, const std::string& link_base) {
                   escaped(r.dmlcert_version));
   if (const std::string speed = speed_text(r); !speed.empty()) fact("Backend time", escaped(speed));
   if (!r.containment.empty()) fact("Containment", escaped(r.containment));
+  if (const std::string code = code_coverage_line(r); !code.empty())
+    fact("Code coverage", escaped(code.substr(code.find(": ") + 2)));
   std::string cases;
   const Counts t = totals(r);
   for (int i = 0; i < kOutcomeCount; ++i)
@@ -217,6 +220,29 @@ std::string to_html(const Report& r, const std::string& link_base) {
   if (passing != r.rules.size())
     out << "<table><tr><th>section</th><th class=\"l\">rule</th><th>status</th></tr>\n"
         << rows.str() << "</table>\n";
+
+  if (r.code_coverage && r.code_coverage->instrumented) {
+    const CodeCoverageSummary code = summarize_code(r);
+    out << "<h2>Code coverage</h2>\n<p>The share of the backend's own code the run reached.</p>\n"
+        << "<table><tr><th class=\"l\">operator</th><th>edges</th><th>functions</th></tr>\n<tr><td "
+           "class=\"l\">all</td><td>"
+        << code.edges.text() << "</td><td>" << code.functions.text() << "</td></tr>\n";
+    for (const auto& o : code.operators)
+      out << "<tr><td class=\"l\">" << name(o.op) << "</td><td>" << o.edges.text() << "</td><td>"
+          << o.functions.text() << "</td></tr>\n";
+    out << "</table>\n<table><tr><th class=\"l\">source file</th><th>edges</th><th>functions</th></tr>\n";
+    for (const auto& f : code.files)
+      out << "<tr><td class=\"l\">" << escaped(f.file.empty() ? "(no line information)" : f.file)
+          << "</td><td>" << f.edges.text() << "</td><td>" << f.functions.text() << "</td></tr>\n";
+    out << "</table>\n";
+    if (!code.never_reached.empty()) {
+      out << "<details><summary>Never reached: " << code.never_reached.size() << " functions</summary><ul>\n";
+      for (const CodeFunction* f : code.never_reached)
+        out << "<li><code>" << escaped(f->name) << "</code>"
+            << (f->file.empty() ? "" : " " + escaped(f->file) + ":" + std::to_string(f->line)) << "</li>\n";
+      out << "</ul></details>\n";
+    }
+  }
 
   if (r.backend_output.calls) {
     out << "<h2>What the backend printed</h2>\n<p>" << r.backend_output.bytes << " bytes in "

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.h"
+#include "report_code_coverage.h"
 #include "report_matrix.h"
 #include "report_summary.h"
 
@@ -54,6 +55,80 @@ CheckId check_id(const std::string& text) {
   auto id = CheckId::parse(text);
   if (!id) throw std::runtime_error("'" + text + "' does not name a check");
   return *id;
+}
+
+json share_json(const Share& s) {
+  return {{"reached", s.reached}, {"total", s.total}};
+}
+
+// The edges and what reached them, as ranges ("reached", per operator and while loading), with
+// the functions: enough to merge shards and to summarize again; and the summary itself, for
+// people and dashboards.
+json code_coverage_json(const Report& r) {
+  if (!r.code_coverage) return nullptr;
+  const CodeCoverage& c = *r.code_coverage;
+  if (!c.instrumented) return {{"instrumented", false}, {"why_not", c.why_not}};
+  json j = {{"instrumented", true}};
+  j["modules"] = json::array();
+  for (const CodeCoverage::Module& m : c.modules)
+    j["modules"].push_back({{"path", m.path}, {"first_edge", m.first_edge}, {"edges", m.edge_count}});
+  const CodeCoverageSummary s = summarize_code(r);
+  j["edges"] = share_json(s.edges);
+  j["functions"] = share_json(s.functions);
+  j["operators"] = json::array();
+  for (const auto& o : s.operators)
+    j["operators"].push_back({{"op", std::string(name(o.op))},
+                              {"edges", share_json(o.edges)},
+                              {"functions", share_json(o.functions)}});
+  j["files"] = json::array();
+  for (const auto& f : s.files)
+    j["files"].push_back(
+        {{"file", f.file}, {"edges", share_json(f.edges)}, {"functions", share_json(f.functions)}});
+  j["never_reached"] = json::array();
+  for (const CodeFunction* f : s.never_reached)
+    j["never_reached"].push_back({{"function", f->name}, {"file", f->file}, {"line", f->line}});
+  j["reached"] = {{"loading", ranges_text(c.reached_loading)}};
+  for (OpKind op : all_ops())
+    j["reached"][std::string(name(op))] = ranges_text(c.reached[static_cast<size_t>(op)]);
+  j["function_table"] = json::array();
+  for (const CodeFunction& f : r.code_functions)
+    j["function_table"].push_back({{"name", f.name},
+                                   {"file", f.file},
+                                   {"line", f.line},
+                                   {"first_edge", f.first_edge},
+                                   {"edges", f.edge_count}});
+  return j;
+}
+
+std::optional<CodeCoverage> code_coverage_from(const json& j, std::vector<CodeFunction>& functions) {
+  if (j.is_null()) return std::nullopt;
+  CodeCoverage c;
+  c.instrumented = j.at("instrumented").get<bool>();
+  if (!c.instrumented) {
+    c.why_not = j.value("why_not", "");
+    return c;
+  }
+  for (const json& m : j.at("modules"))
+    c.modules.push_back(
+        {m.at("path").get<std::string>(), m.at("first_edge").get<uint32_t>(), m.at("edges").get<uint32_t>()});
+  c.edges.resize(j.at("edges").at("total").get<size_t>());
+  for (const json& f : j.at("function_table")) {
+    CodeFunction fn{f.at("name").get<std::string>(), f.at("file").get<std::string>(),
+                    f.at("line").get<uint32_t>(), f.at("first_edge").get<uint32_t>(),
+                    f.at("edges").get<uint32_t>()};
+    if (fn.first_edge >= c.edges.size())
+      throw std::runtime_error("code_coverage: a function past the last edge");
+    c.edges[fn.first_edge].function_entry = true;
+    functions.push_back(std::move(fn));
+  }
+  auto read = [&](const std::string& key, std::vector<uint8_t>& flags) {
+    flags.assign(c.edges.size(), 0);
+    if (!parse_ranges(j.at("reached").value(key, ""), flags))
+      throw std::runtime_error("code_coverage.reached." + key + " is not a list of edge ranges");
+  };
+  read("loading", c.reached_loading);
+  for (OpKind op : all_ops()) read(std::string(name(op)), c.reached[static_cast<size_t>(op)]);
+  return c;
 }
 
 }  // namespace
@@ -124,6 +199,7 @@ std::string to_json(const Report& r) {
                        {"slowest", r.backend_time.slowest},
                        {"slow", slow(r)}};
   j["repro_error"] = r.repro_error.empty() ? json(nullptr) : json(r.repro_error);
+  j["code_coverage"] = code_coverage_json(r);
   j["complete"] = complete(r);
   j["certified"] = certified(r);
   j["flaky_fails"] = r.flaky_fails;
@@ -257,6 +333,8 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
     if (j.contains("repro_error") && j["repro_error"].is_string())
       r.repro_error = j["repro_error"].get<std::string>();
     r.flaky_fails = j.value("flaky_fails", false);
+    if (j.contains("code_coverage"))
+      r.code_coverage = code_coverage_from(j["code_coverage"], r.code_functions);
     if (j.contains("backend_time") && j["backend_time"].is_object()) {
       const json& t = j["backend_time"];
       r.backend_time = {t.value("calls", uint64_t{0}), t.value("seconds", 0.0), t.value("slowest", 0.0)};

@@ -12,6 +12,7 @@
 #include "expectations.h"
 #include "markup.h"
 #include "report.h"
+#include "report_code_coverage.h"
 #include "report_matrix.h"
 #include "report_summary.h"
 
@@ -74,6 +75,7 @@ void properties(std::ostringstream& out, const Report& r) {
   out << "    <properties>\n";
   for (const auto& [key, value] : rows) property(key, value);
   if (const std::string outside = outside_text(r); !outside.empty()) property("outside_scope", outside);
+  if (const std::string code = code_coverage_line(r); !code.empty()) property("code_coverage", code);
   // The behaviour profile: what the backend did with each class U rule's cases.
   for (const BehaviourCounts& b : r.profile) property("behaviour." + b.rule, profile_text(b));
   out << "    </properties>\n";

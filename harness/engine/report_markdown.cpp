@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report.h"
+#include "report_code_coverage.h"
 #include "report_matrix.h"
 #include "report_summary.h"
 
@@ -34,6 +35,7 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
       << r.started << ", " << static_cast<int64_t>(r.seconds) << " s, dmlcert " << r.dmlcert_version << "\n";
   if (const std::string speed = speed_text(r); !speed.empty()) out << "- Backend time: " << speed << "\n";
   if (!r.containment.empty()) out << "- Containment: " << r.containment << "\n";
+  if (const std::string code = code_coverage_line(r); !code.empty()) out << "- " << cell_text(code) << "\n";
   Counts t = totals(r);
   out << "- Cases:";
   for (int i = 0; i < kOutcomeCount; ++i)
@@ -101,6 +103,24 @@ std::string to_markdown(const Report& r, const std::string& link_base) {
   if (!r.profile.empty()) {
     out << "\n## Behaviour on unspecified (class U) cases\n\n| rule | what the backend did |\n|---|---|\n";
     for (const BehaviourCounts& b : r.profile) out << "| " << b.rule << " | " << profile_text(b) << " |\n";
+  }
+  if (r.code_coverage && r.code_coverage->instrumented) {
+    const CodeCoverageSummary code = summarize_code(r);
+    out << "\n## Code coverage\n\nThe share of the backend's own code the run reached (docs/coverage.md).\n\n"
+        << "| operator | edges | functions |\n|---|--:|--:|\n| all | " << code.edges.text() << " | "
+        << code.functions.text() << " |\n";
+    for (const auto& o : code.operators)
+      out << "| " << name(o.op) << " | " << o.edges.text() << " | " << o.functions.text() << " |\n";
+    out << "\n| source file | edges | functions |\n|---|--:|--:|\n";
+    for (const auto& f : code.files)
+      out << "| " << (f.file.empty() ? "(no line information)" : cell_text(f.file)) << " | " << f.edges.text()
+          << " | " << f.functions.text() << " |\n";
+    if (!code.never_reached.empty()) {
+      out << "\nNever reached (" << code.never_reached.size() << " functions):\n\n";
+      for (const CodeFunction* f : code.never_reached)
+        out << "- `" << cell_text(f->name) << "`"
+            << (f->file.empty() ? "" : " " + cell_text(f->file) + ":" + std::to_string(f->line)) << "\n";
+    }
   }
   out << "\n## Rule checks\n\n| section | rule | status | cases |\n|---|---|---|---|\n";
   for (const RuleResult& rule : r.rules) {

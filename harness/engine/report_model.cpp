@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "report.h"
+#include "report_code_coverage.h"
 
 namespace dmlcert::cert {
 namespace {
@@ -449,6 +450,7 @@ std::optional<Report> merge(const std::vector<Report>& parts, std::string* error
       if (out.backend_output.samples.size() < BackendOutput::kSamples)
         out.backend_output.samples.push_back(sample);
     out.recurrence.merge(p.recurrence);  // each shard runs in a backend process of its own
+    merge_code_coverage(out, p);
     out.failures.insert(out.failures.end(), p.failures.begin(), p.failures.end());
     out.seconds = std::max(out.seconds, p.seconds);  // shards run side by side
   }

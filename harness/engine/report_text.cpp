@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report.h"
+#include "report_code_coverage.h"
 #include "report_matrix.h"
 #include "report_summary.h"
 
@@ -18,6 +19,10 @@ std::string to_text(const Report& r) {
   if (slow(r)) out << "SLOW: the backend took " << speed_text(r) << "\n";
   if (!r.repro_error.empty()) out << "REPRO FILES: " << r.repro_error << "\n";
   if (!r.containment.empty()) out << "Containment: " << r.containment << "\n";
+  if (const std::string code = code_coverage_line(r); !code.empty()) {
+    out << code << "\n";
+    for (const std::string& detail : code_coverage_details(r, 10)) out << "  " << detail << "\n";
+  }
   out << "Scope: " << scope_text(r) << "\n";
   if (const std::string outside = outside_text(r); !outside.empty())
     out << "Outside the scope: " << outside << "\n";

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dmlcert/code_coverage.h"
 #include "dmlcert/feature_level.h"
 #include "dmlcert/findings.h"
 #include "dmlcert/operators.h"
@@ -84,6 +85,9 @@ struct ExecResult {
   // call, while loading) that the harness undid: its fault handlers replaced. The robustness check
   // BACKEND.SIGNAL_HANDLERS; empty when nothing.
   std::string interference;
+  // Isolated backends with an instrumented plugin: how many edges of its code this call reached
+  // that no call before it had (code_coverage.h).
+  uint32_t new_edges = 0;
 };
 
 // A result with only a status, a fault and a message.
@@ -123,6 +127,10 @@ class Backend {
     (void)seconds;
     return {};
   }
+  // The edges of the backend's own code its calls reached so far (code_coverage.h); nullptr when
+  // the backend cannot tell (an in-process backend). An isolated backend always answers, saying
+  // why when its plugin has no counters.
+  virtual const CodeCoverage* code_coverage() const { return nullptr; }
   // Ends the backend now, as its last user would, and says what went wrong doing so (an isolated
   // backend's process that crashed in its destroy function); empty when nothing did. No call may
   // follow.
