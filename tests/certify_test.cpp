@@ -570,12 +570,17 @@ TEST(CertifyStopped, SigintEndsTheRunWithAnIncompleteReportAndNoProcessLeft) {
 }
 
 // A CI time limit kills dmlcert without warning: the report rewritten every 10 s is there, marked
-// as a run still going, and the isolation child dies with its parent.
+// as a run still going, and the isolation child dies with its parent. The kill comes once the first
+// rewrite is there (the 10 s are the run's own; on a loaded machine a sanitized build reaches its
+// first rewrite later, so a fixed wait of 13 s was a race), and whenever it lands, the file is whole.
 TEST(CertifyStopped, AKilledRunHasAlreadyWrittenAReportAndTakesItsChildAlong) {
   const fs::path dir = scratch("killed");
   const std::string plugin = own_copy(dir, DMLCERT_HANG_ALWAYS_PLUGIN);
   const pid_t pid = spawn_dmlcert(dir, certify_args(dir, plugin, "--level 5_0 --timeout 1 --max-timeouts 0"));
-  std::this_thread::sleep_for(std::chrono::seconds(13));
+  const auto give_up = Clock::now() + std::chrono::seconds(90);
+  while (!fs::exists(dir / "report.json") && Clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the next rewrite, or a call
   ::kill(pid, SIGKILL);
   wait_for(pid, 10);
   EXPECT_TRUE(survivors(plugin).empty());

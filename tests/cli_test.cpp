@@ -328,6 +328,9 @@ std::vector<BadArgumentRow> bad_argument_rows() {
       {"FuzzDurationNegative", "fuzz --backend reference --duration -1s", {"--duration", "'-1s'"}},
       {"FuzzDurationInfinite", "fuzz --backend reference --duration inf", {"--duration", "'inf'"}},
       {"FuzzDurationZero", "fuzz --backend reference --duration 0", {"--duration", "'0'"}},
+      // fuzz: the guided corpus (docs/coverage.md)
+      {"FuzzCorpusWithoutGuidance", fuzz + "--corpus {dir}/corpus", {"--corpus", "--coverage-guided"}},
+      {"FuzzCorpusIsAFile", fuzz + "--coverage-guided --corpus {case}", {"--corpus", "not a directory"}},
       {"FuzzDurationOutOfRange", "fuzz --backend reference --duration 1e300h", {"--duration", "'1e300h'"}},
       {"FuzzDurationHexadecimal", "fuzz --backend reference --duration 0x10", {"--duration", "'0x10'"}},
       {"FuzzMaxSizeNegative", fuzz + "--max-size -1", {"--max-size", "'-1'"}},

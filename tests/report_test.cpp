@@ -40,6 +40,16 @@ Report report_with_hostile_text() {
   f.outcome = Outcome::Failed;
   f.repro = "/tmp/repro.json";
   r.failures.push_back(f);
+  // The plugin's own symbols and paths end up in the code coverage: a template's name has angle
+  // brackets, and a file may be named anything.
+  CodeCoverage code;
+  code.instrumented = true;
+  code.modules = {{"/tmp/lib<evil>.so", 0, 2}};
+  code.edges = {{0x10, true}, {0x20, true}};
+  code.add(OpKind::SLICE, {0});
+  r.code_coverage = code;
+  r.code_functions = {{"kernel<script>\a", "/src/<evil>.cpp", 1, 0, 1},
+                      {"never<evil>", "/src/x.cpp", 9, 1, 1}};
   return r;
 }
 

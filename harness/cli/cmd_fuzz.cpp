@@ -40,6 +40,9 @@ struct FuzzArgs {
   unsigned jobs = default_jobs();
   int max_size = 50;
   double shrink_seconds = 20;
+  bool guided = false;
+  std::string corpus_dir;
+  size_t stop_after_failures = 0;
   RunOptions options;
   plugin::IsolationOptions isolation;
 };
@@ -117,6 +120,28 @@ int fuzz(FuzzArgs& a) {
   // TotalTensorSizeInBytes make the runner allocate.
   o.engine.run.max_buffer_bytes = uint64_t{8} << 20;
   o.engine.isolated = backends->isolated;
+  o.engine.stop_after_failures = a.stop_after_failures;
+  o.guided = a.guided;
+  o.corpus_dir = a.corpus_dir;
+  if (!a.corpus_dir.empty() && !a.guided) return usage_error("fuzz", "--corpus needs --coverage-guided");
+  if (!a.corpus_dir.empty()) {
+    // Checked at the door like every destination: a directory the run can write its entries into.
+    std::error_code ec;
+    fs::create_directories(a.corpus_dir, ec);
+    const fs::path probe = fs::path(a.corpus_dir) / ".dmlcert-write-check";
+    if (!fs::is_directory(a.corpus_dir, ec) || !std::ofstream(probe))
+      return usage_error("fuzz", "--corpus '" + printable(a.corpus_dir, 200) +
+                                     "' is not a directory dmlcert can write into");
+    fs::remove(probe, ec);
+  }
+  if (a.guided) {
+    // Guidance needs the plugin's edge counters; without them the run is an unguided one, and says so.
+    const CodeCoverage* code = backends->under_test ? backends->under_test->code_coverage() : nullptr;
+    if (!code || !code->instrumented)
+      std::cerr << "dmlcert fuzz: --coverage-guided: no code coverage from this backend ("
+                << (code ? code->why_not : std::string("it does not run in the isolation child"))
+                << "); the run is unguided\n";
+  }
   Progress progress("fuzz");
   engine::FailurePrinter printer([&](const std::string& block) { progress.print(block); });
   o.engine.listeners.push_back(&printer);
@@ -159,7 +184,8 @@ void add_fuzz_command(CLI::App& app) {
       app, "fuzz",
       "Differential fuzzing: generated valid, invalid (one rule broken at a time) and unspecified "
       "cases against a backend, with the reference as the oracle. The same seed gives the same "
-      "run, for any --jobs. Without --level the run cycles through feature levels 2_1, 3_0, 4_1 "
+      "run, for any --jobs (except --coverage-guided runs, which follow what the plugin's code "
+      "reached). Without --level the run cycles through feature levels 2_1, 3_0, 4_1 "
       "and 5_0 and walks every support-table cell. A failure is saved, confirmed alone in a fresh "
       "backend, shrunk (or, when it only fails after earlier cases, bisected to a short sequence) "
       "and printed with its case files and the `dmlcert run` line that reproduces it. Ends with "
@@ -184,6 +210,15 @@ void add_fuzz_command(CLI::App& app) {
   cmd->add_option("--max-size", args->max_size, "Largest rapidcheck size (tensors grow with it)")
       ->check(integer_in(0, 100))
       ->capture_default_str();
+  cmd->add_flag("--coverage-guided", args->guided,
+                "Keep the cases that reach new edges of the plugin's code as a corpus and make every other "
+                "case a mutation of one (a plugin compiled with SanitizerCoverage: docs/coverage.md)");
+  cmd->add_option("--corpus", args->corpus_dir,
+                  "With --coverage-guided: run this directory's corpus first, and write the entries the run "
+                  "keeps into it (a .plan and a case file each; directories merge by copying)");
+  cmd->add_option("--stop-after-failures", args->stop_after_failures,
+                  "Stop after N failures (0: run every case)")
+      ->check(integer_in(0, kMaxCases));
   cmd->add_option("--shrink-seconds", args->shrink_seconds, "Time cap for shrinking one failure")
       ->check(number_in(0, kMaxSeconds))
       ->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include "dmlcert/interrupt.h"
 #include "dmlcert/rules.h"
+#include "fuzz_corpus.h"
 
 namespace dmlcert::engine {
 namespace {
@@ -88,6 +89,36 @@ FuzzPlan FuzzPlanner::plan(uint64_t index) const {
   return p;
 }
 
+FuzzPlan FuzzPlanner::mutate(const FuzzPlan& parent, uint64_t index, uint64_t choice) const {
+  FuzzPlan p = parent;
+  p.index = index;
+  // A seed of its own: every mutant also draws new data and shapes from the same generator.
+  p.case_seed = mix_seed(mix_seed(options_.seed, index), choice);
+  const uint64_t pick = choice >> 8;
+  switch (choice % 5) {
+    case 0: break;
+    case 1: p.size = std::min(options_.max_size, p.size * 2 + 1); break;
+    case 2: p.size /= 2; break;
+    case 3:
+      p.mode = p.mode == DataMode::Exact    ? DataMode::Random
+               : p.mode == DataMode::Random ? DataMode::Special
+                                            : DataMode::Exact;
+      break;
+    case 4: {
+      // A neighbouring cell: the same operator (and REDUCE function), another type or rank.
+      if (!p.target) break;
+      const auto it = targets_.find(p.level);
+      if (it == targets_.end()) break;
+      std::vector<const CellTarget*> near;
+      for (const CellTarget& t : it->second)
+        if (t.op == p.target->op && t.function == p.target->function) near.push_back(&t);
+      if (!near.empty()) p.target = *near[pick % near.size()];
+      break;
+    }
+  }
+  return p;
+}
+
 rc::Gen<Case> FuzzPlanner::generator(const FuzzPlan& p) const {
   switch (p.case_class) {
     case CaseClass::Invalid: return *invalid_case(p.rule, p.level, options_.ops);
@@ -116,6 +147,11 @@ void FuzzResult::merge(FuzzResult&& o) {
   }
   coverage.merge(o.coverage);
   shapes.merge(o.shapes);
+  corpus += o.corpus, mutated += o.mutated, corpus_loaded += o.corpus_loaded;
+  // Each worker's backend saw its own calls: the best worker's figure is a lower bound of the run's.
+  if (o.edges_reached > edges_reached) edges_reached = o.edges_reached;
+  edges_total = std::max(edges_total, o.edges_total);
+  if (corpus_error.empty()) corpus_error = o.corpus_error;
   std::move(o.failures.begin(), o.failures.end(), std::back_inserter(failures));
 }
 
@@ -126,8 +162,15 @@ namespace {
 class FuzzShare final : public Share {
  public:
   FuzzShare(const FuzzOptions& options, const FuzzPlanner& planner, uint64_t first, uint64_t stride,
-            Clock::time_point start)
-      : options_(options), planner_(planner), index_(first), first_(first), stride_(stride), start_(start) {}
+            Clock::time_point start, Backend& under_test, std::vector<FuzzPlan> loaded)
+      : options_(options),
+        planner_(planner),
+        index_(first),
+        first_(first),
+        stride_(stride),
+        start_(start),
+        under_test_(under_test),
+        loaded_(std::move(loaded)) {}
 
   std::optional<Task> next() override {
     if (options_.duration_seconds) {
@@ -136,14 +179,15 @@ class FuzzShare final : public Share {
       return std::nullopt;
     }
     case_start_ = Clock::now();
-    plan_ = planner_.plan(index_);
+    plan_ = next_plan();
     WorkItem item;
     item.id = cert::CheckId::fuzz_case(options_.seed, index_);
     item.seed = plan_.case_seed;
     item.size = plan_.size;
     item.gen = planner_.generator(plan_);
     item.origin = "dmlcert fuzz --seed " + std::to_string(options_.seed) + " case " + std::to_string(index_) +
-                  " level " + std::string(name(plan_.level));
+                  " level " + std::string(name(plan_.level)) +
+                  (mutant_ ? " (a mutant of a corpus entry)" : "");
     index_ += stride_;
     return Task{{std::move(item)}};
   }
@@ -182,6 +226,8 @@ class FuzzShare final : public Share {
     if (out.failure) result_.failures.push_back({*item.id.number, *out.failure});
     cls.seconds += seconds_since(case_start_);
     ++done_;
+    // A case whose call reached edges no call had reached joins the corpus (guided runs).
+    if (options_.guided && out.report.exec.new_edges > 0) keep(out.c);
   }
 
   // A late fault of an earlier case is that case's failure.
@@ -192,7 +238,13 @@ class FuzzShare final : public Share {
   }
 
   void stopped(const std::string&) override { result_.interrupted = true; }
-  void finish() override { result_.shapes = shapes_.counts(); }
+  void finish() override {
+    result_.shapes = shapes_.counts();
+    if (const CodeCoverage* code = under_test_.code_coverage(); code && code->instrumented) {
+      result_.edges_total = code->edges.size();
+      for (size_t e = 0; e < code->edges.size(); ++e) result_.edges_reached += code->any(e);
+    }
+  }
   uint64_t done() const override { return done_; }
   uint64_t planned() const override {
     if (options_.duration_seconds || first_ >= options_.cases) return 0;
@@ -206,22 +258,60 @@ class FuzzShare final : public Share {
     return std::chrono::duration<double>(Clock::now() - t).count();
   }
 
+  // The loaded corpus first; then, in a guided run with a corpus, every other case a mutant of an
+  // entry (picked at random, as libFuzzer picks inputs); the rest fresh plans.
+  FuzzPlan next_plan() {
+    mutant_ = false;
+    if (next_loaded_ < loaded_.size()) {
+      FuzzPlan p = loaded_[next_loaded_++];
+      p.index = index_;
+      ++result_.corpus_loaded;
+      return p;
+    }
+    const uint64_t dice = mix_seed(options_.seed ^ 0x6d757461746531ull, index_);
+    if (!options_.guided || corpus_.empty() || dice % 2 == 0) return planner_.plan(index_);
+    mutant_ = true;
+    ++result_.mutated;
+    const FuzzPlan& parent = corpus_[(dice >> 1) % corpus_.size()];
+    return planner_.mutate(parent, index_, mix_seed(dice, corpus_.size()));
+  }
+
+  void keep(const Case& c) {
+    corpus_.push_back(plan_);
+    ++result_.corpus;
+    if (options_.corpus_dir.empty() || corpus_error_) return;
+    std::string why;
+    if (!save_corpus_entry(options_.corpus_dir, plan_, c, &why)) {
+      corpus_error_ = true;  // said once; the run goes on
+      result_.corpus_error = why;
+    }
+  }
+
   const FuzzOptions& options_;
   const FuzzPlanner& planner_;
   uint64_t index_, first_, stride_;
   Clock::time_point start_, case_start_;
-  FuzzPlan plan_;  // of the case running now
+  Backend& under_test_;
+  FuzzPlan plan_;        // of the case running now
+  bool mutant_ = false;  // plan_ is a corpus entry's mutant
+  std::vector<FuzzPlan> loaded_, corpus_;
+  size_t next_loaded_ = 0;
+  bool corpus_error_ = false;
   ShapeGroups shapes_;
   uint64_t done_ = 0;
 };
 
 class FuzzRun final : public Plan {
  public:
-  FuzzRun(const FuzzOptions& options, unsigned jobs) : options_(options), planner_(options), shares_(jobs) {}
-  Share& share(unsigned worker, unsigned workers, Backend&) override {
+  FuzzRun(const FuzzOptions& options, unsigned jobs, std::vector<FuzzPlan> loaded)
+      : options_(options), planner_(options), shares_(jobs), loaded_(std::move(loaded)) {}
+  Share& share(unsigned worker, unsigned workers, Backend& under_test) override {
     const uint64_t shards = std::max<uint32_t>(1, options_.shard_count);
+    // The loaded corpus is dealt out among the workers.
+    std::vector<FuzzPlan> mine;
+    for (size_t i = worker; i < loaded_.size(); i += workers) mine.push_back(loaded_[i]);
     shares_[worker] = std::make_unique<FuzzShare>(options_, planner_, options_.shard_index + shards * worker,
-                                                  shards * workers, start_);
+                                                  shards * workers, start_, under_test, std::move(mine));
     return *shares_[worker];
   }
   FuzzResult result() {
@@ -239,6 +329,7 @@ class FuzzRun final : public Plan {
   const FuzzPlanner planner_;
   const Clock::time_point start_ = Clock::now();
   std::vector<std::unique_ptr<FuzzShare>> shares_;
+  std::vector<FuzzPlan> loaded_;
 };
 
 }  // namespace
@@ -252,7 +343,9 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
   eo.shrink_seconds = options.shrink_seconds;
   eo.max_shrinks = 1 << 20;           // every fuzz failure is shrunk within its time cap
   eo.max_investigated_per_check = 0;  // and investigated: each is a case of its own
-  FuzzRun plan(options, eo.jobs);
+  std::vector<FuzzPlan> loaded;
+  if (options.guided && !options.corpus_dir.empty()) loaded = load_corpus(options.corpus_dir, nullptr);
+  FuzzRun plan(options, eo.jobs, std::move(loaded));
   std::string error;
   if (!run(plan, make_backend, oracle, eo, &error)) return {};
   FuzzResult result = plan.result();
@@ -286,6 +379,10 @@ std::string fuzz_summary(const FuzzResult& r) {
       os << " " << i << "=" << (d.cases ? 100 * d.above_one[i] / d.cases : 0) << "%";
   }
   os << "\nShapes asked more than once (valid cases, per worker): " << r.shapes.summary();
+  if (r.edges_total > 0 || r.corpus > 0 || r.mutated > 0)
+    os << "\nCode coverage (the plugin's edges, best worker): " << r.edges_reached << " of " << r.edges_total
+       << "; corpus: " << r.corpus << " entries kept (" << r.corpus_loaded << " loaded), " << r.mutated
+       << " mutated cases" << (r.corpus_error.empty() ? "" : "; corpus not written: " + r.corpus_error);
   os << "\n" << r.coverage.table(r.levels);
   return os.str();
 }
@@ -303,6 +400,12 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
     j["cases_per_second"] = r.seconds > 0 ? static_cast<double>(r.cases) / r.seconds : 0.0;
   }
   j["generation_failures"] = r.generation_failures;
+  if (o.guided)
+    j["guided"] = {{"corpus", r.corpus},
+                   {"corpus_loaded", r.corpus_loaded},
+                   {"mutated", r.mutated},
+                   {"edges_reached", r.edges_reached},
+                   {"edges_total", r.edges_total}};
   j["outcomes"] = r.outcomes;
   for (const auto& [k, s] : r.classes) {
     j["classes"][k]["cases"] = s.cases;

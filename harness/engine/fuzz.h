@@ -31,6 +31,14 @@ struct FuzzOptions {
   double shrink_seconds = 20;
   int max_size = 50;     // rapidcheck size range 0..max_size, spread over the cases
   EngineOptions engine;  // its on_progress counts cases done and planned
+  // Coverage-guided (--coverage-guided; docs/coverage.md): a case whose call reached edges of the
+  // plugin's code that no earlier call had joins the worker's corpus, and every other case is a
+  // mutation of a corpus entry instead of a fresh plan. Needs a plugin compiled with
+  // SanitizerCoverage; the run then depends on what the calls reached, not on (seed, index) alone.
+  bool guided = false;
+  // Where the corpus's cases are written as case files (empty: nowhere), and read from at the
+  // start: they run first, and those that reach new edges seed the corpus.
+  std::string corpus_dir;
 };
 
 // The levels a run without --level cycles through (the tables that change after 1_0).
@@ -53,6 +61,11 @@ class FuzzPlanner {
  public:
   explicit FuzzPlanner(const FuzzOptions& options);
   FuzzPlan plan(uint64_t index) const;
+  // A plan near `parent`, as libFuzzer mutates an input, but on the generator's choices, so that
+  // every mutant is a well-formed case of the same class: a fresh seed for the same generator, a
+  // larger or smaller size, another data mode, or (valid plans) a neighbouring cell of the same
+  // operator (another type or rank). `choice` picks which, deterministically.
+  FuzzPlan mutate(const FuzzPlan& parent, uint64_t index, uint64_t choice) const;
   rc::Gen<Case> generator(const FuzzPlan& plan) const;
   const std::vector<FeatureLevel>& levels() const { return levels_; }
 
@@ -93,6 +106,11 @@ struct FuzzResult {
   ShapeRecurrence shapes;  // shapes a worker's backend was asked for more than once
   Coverage coverage;
   std::vector<FuzzFailure> failures;  // in index order
+  // Guided runs: corpus entries kept (cases that reached new edges), cases that were mutations,
+  // and the plugin's edges reached and in all (0 of 0: the plugin has no counters).
+  uint64_t corpus = 0, mutated = 0, corpus_loaded = 0;
+  uint64_t edges_reached = 0, edges_total = 0;
+  std::string corpus_error;  // why corpus files stopped being written
   std::vector<FeatureLevel> levels;
   bool interrupted = false;  // SIGINT or SIGTERM stopped the run before its end
   void merge(FuzzResult&& other);
