@@ -71,7 +71,8 @@ Report two_functions() {
   r.code_functions = {{"vendor::slice_kernel(int, int)", "src/slice.cpp", 10, 0, 3},
                       {"vendor::reduce_kernel", "src/reduce.cpp", 5, 3, 2},
                       {"vendor::never", "src/reduce.cpp", 40, 5, 1}};
-  r.edge_lines = {10, 11, 12, 5, 6, 40};
+  r.code_files = {"src/slice.cpp", "src/reduce.cpp"};
+  r.edge_sources = {{0, 10}, {0, 11}, {0, 12}, {1, 5}, {1, 6}, {1, 40}};
   return r;
 }
 

@@ -25,6 +25,9 @@ Module g_modules[kMaxModules];
 size_t g_counter_modules = 0;  // modules whose counters registered
 size_t g_pc_modules = 0;       // modules whose edge table registered (in the same order)
 bool g_loading = false;
+// 4 Mi edges: a greeting of 36 MiB, within a frame's 64 MiB. Larger plugins are not mapped.
+constexpr size_t kMaxEdges = size_t{4} << 20;
+bool loaded_too_many_ = false;
 
 size_t edges(const Module& m) {
   return static_cast<size_t>(m.counters_end - m.counters);
@@ -111,10 +114,19 @@ void write_map(wire::Writer& w, bool plugin) {
     w.str("a built-in backend: code coverage is measured for plugins (docs/coverage.md)");
     return;
   }
-  size_t plugin_modules = 0, unusable = 0;
+  size_t plugin_modules = 0, unusable = 0, total = 0;
   for (size_t m = 0; m < g_counter_modules; ++m) {
     if (!g_modules[m].plugin) continue;
     usable(g_modules[m]) ? ++plugin_modules : ++unusable;
+    if (usable(g_modules[m])) total += edges(g_modules[m]);
+  }
+  // The map travels in the greeting, 9 bytes an edge, in one frame (wire::kMaxFrameBytes).
+  if (total > kMaxEdges) {
+    w.u8(0);
+    w.str("the plugin has " + std::to_string(total) + " edges, more than the " + std::to_string(kMaxEdges) +
+          " dmlcert maps (instrument its kernels alone: dmlcert_instrument_plugin(... SOURCES ...))");
+    loaded_too_many_ = true;
+    return;
   }
   w.u8(plugin_modules > 0);
   if (plugin_modules == 0) {
@@ -148,7 +160,7 @@ void write_map(wire::Writer& w, bool plugin) {
 
 std::vector<uint32_t> take(OpKind op) {
   std::vector<uint32_t> out;
-  if (g_counter_modules > 0) take_into(g_sent[static_cast<size_t>(op)], out);
+  if (g_counter_modules > 0 && !loaded_too_many_) take_into(g_sent[static_cast<size_t>(op)], out);
   return out;
 }
 
@@ -159,7 +171,7 @@ std::vector<uint32_t> take(OpKind op) {
 extern "C" __attribute__((visibility("default"))) void __sanitizer_cov_8bit_counters_init(char* begin,
                                                                                           char* end) {
   using namespace dmlcert::plugin::edge_counters;
-  if (begin == end || g_counter_modules == kMaxModules) return;
+  if (begin >= end || g_counter_modules == kMaxModules) return;
   for (size_t m = 0; m < g_counter_modules; ++m)
     if (g_modules[m].counters == reinterpret_cast<uint8_t*>(begin)) return;  // registered already
   g_modules[g_counter_modules++] = {reinterpret_cast<uint8_t*>(begin), reinterpret_cast<uint8_t*>(end),
@@ -178,7 +190,7 @@ extern "C" __attribute__((visibility("default"))) void __sanitizer_cov_pcs_init(
   using namespace dmlcert::plugin::edge_counters;
   for (size_t m = 0; m < g_pc_modules; ++m)
     if (g_modules[m].pcs == begin) return;
-  if (g_pc_modules >= g_counter_modules) return;  // a table without counters (another mode)
+  if (begin >= end || g_pc_modules >= g_counter_modules) return;  // a table without counters (another mode)
   g_modules[g_pc_modules].pcs = begin;
   g_modules[g_pc_modules].pcs_end = end;
   ++g_pc_modules;

@@ -136,10 +136,12 @@ class ModuleReader {
 
 void name_code(cert::Report& r) {
   r.code_functions.clear();
-  r.edge_lines.clear();
+  r.code_files.clear();
+  r.edge_sources.clear();
   if (!r.code_coverage || !r.code_coverage->instrumented) return;
   const CodeCoverage& c = *r.code_coverage;
-  r.edge_lines.assign(c.edges.size(), 0);
+  r.edge_sources.assign(c.edges.size(), {});
+  std::map<std::string, uint32_t> file_index;
   for (const CodeCoverage::Module& m : c.modules) {
     const ModuleReader reader(m.path);
     const uint32_t end =
@@ -153,10 +155,12 @@ void name_code(cert::Report& r) {
         r.code_functions.push_back(
             {name.empty() ? by_address(m.path, address) : std::move(name), file, number, e, 0});
       }
-      cert::CodeFunction& f = r.code_functions.back();
-      ++f.edge_count;
-      // Lines of code inlined from another file are not this function's file's.
-      if (file == f.file) r.edge_lines[e] = number;
+      ++r.code_functions.back().edge_count;
+      // An edge of code inlined from a header is that header's line, whatever function it is in.
+      if (file.empty() || number == 0) continue;
+      auto [it, added] = file_index.try_emplace(file, static_cast<uint32_t>(r.code_files.size()));
+      if (added) r.code_files.push_back(file);
+      r.edge_sources[e] = {it->second, number};
     }
   }
 }

@@ -221,11 +221,16 @@ struct Report {
   bool flaky_fails = false;
   // How much of the backend's own code the run reached (docs/coverage.md): the plugin's edges and
   // what each operator's calls reached; nullopt when the backend cannot tell (in-process). The
-  // functions and source lines are named after the run (code_symbols.h); edge_lines are not kept
-  // in the JSON report.
+  // functions and source lines are named after the run (code_symbols.h). Per edge, where it is in
+  // the source: its file (an index into code_files) and line, 0 for unknown; what an lcov
+  // tracefile's lines are made of, not kept in the JSON report.
   std::optional<CodeCoverage> code_coverage;
   std::vector<CodeFunction> code_functions;
-  std::vector<uint32_t> edge_lines;
+  struct EdgeSource {
+    uint32_t file = 0, line = 0;
+  };
+  std::vector<std::string> code_files;
+  std::vector<EdgeSource> edge_sources;
 };
 // The flaky failures of a report (Outcome::Flaky): what passed when run again alone.
 std::vector<const Failure*> flaky_failures(const Report& r);

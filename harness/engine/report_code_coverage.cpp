@@ -106,22 +106,20 @@ std::vector<std::string> code_coverage_details(const Report& r, size_t shown) {
 std::string to_lcov(const Report& r) {
   if (!r.code_coverage || !r.code_coverage->instrumented || r.code_functions.empty()) return {};
   const CodeCoverage& c = *r.code_coverage;
-  // Per file: its functions, and per line whether any edge on it was reached.
+  // Per file: the functions defined in it, and per line whether any edge on it was reached (an
+  // edge of code inlined from a header is on the header's line).
   struct File {
     std::vector<const CodeFunction*> functions;
     std::map<uint32_t, bool> lines;
   };
   std::map<std::string, File> files;
-  for (const CodeFunction& f : r.code_functions) {
-    if (f.file.empty()) continue;
-    File& file = files[f.file];
-    file.functions.push_back(&f);
-    for (uint32_t e = f.first_edge; e < f.first_edge + f.edge_count && e < c.edges.size(); ++e) {
-      const uint32_t line = e < r.edge_lines.size() ? r.edge_lines[e] : 0;
-      if (line == 0) continue;
-      bool& hit = file.lines[line];
-      hit = hit || c.any(e);
-    }
+  for (const CodeFunction& f : r.code_functions)
+    if (!f.file.empty()) files[f.file].functions.push_back(&f);
+  for (size_t e = 0; e < r.edge_sources.size() && e < c.edges.size(); ++e) {
+    const Report::EdgeSource& where = r.edge_sources[e];
+    if (where.line == 0 || where.file >= r.code_files.size()) continue;
+    bool& hit = files[r.code_files[where.file]].lines[where.line];
+    hit = hit || c.any(e);
   }
   std::ostringstream out;
   for (const auto& [path, file] : files) {
@@ -193,7 +191,8 @@ void merge_code_coverage(Report& into, const Report& from) {
   if (!into.code_coverage) {
     into.code_coverage = from.code_coverage;
     into.code_functions = from.code_functions;
-    into.edge_lines = from.edge_lines;
+    into.code_files = from.code_files;
+    into.edge_sources = from.edge_sources;
     return;
   }
   CodeCoverage& a = *into.code_coverage;
@@ -219,7 +218,7 @@ void merge_code_coverage(Report& into, const Report& from) {
   for (size_t op = 0; op < a.reached.size(); ++op) unite(a.reached[op], b.reached[op]);
   unite(a.reached_loading, b.reached_loading);
   if (into.code_functions.empty()) into.code_functions = from.code_functions;
-  if (into.edge_lines.empty()) into.edge_lines = from.edge_lines;
+  if (into.edge_sources.empty()) into.code_files = from.code_files, into.edge_sources = from.edge_sources;
 }
 
 }  // namespace dmlcert::cert
