@@ -7,8 +7,8 @@
 
 namespace dmlcert::engine {
 
-// Fills r.code_functions, r.code_files and r.edge_sources from r.code_coverage's modules. A module that cannot be
-// read (gone, stripped, or libdw absent) gets functions named by address ("libx.so+0x1a40"), with
+// Fills r.code_functions, r.code_files and r.edge_sources from r.code_coverage's modules. A module that
+// cannot be read (gone, stripped, or libdw absent) gets functions named by address ("libx.so+0x1a40"), with
 // no file.
 void name_code(cert::Report& r);
 
