@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -52,7 +53,10 @@ INSTANTIATE_TEST_SUITE_P(EdgeLists, Ranges,
 
 TEST(Ranges, RefusesWhatIsNotAListOfEdges) {
   std::vector<uint8_t> flags(4, 0);
-  for (const char* bad : {"x", "3-1", "0-9", "1,,2", "2-"}) EXPECT_FALSE(parse_ranges(bad, flags)) << bad;
+  // Ascending and disjoint only: a report that repeats or overlaps ranges is refused, not worked
+  // through (a million copies of "0-3999999" would take hours).
+  for (const char* bad : {"x", "3-1", "0-9", "1,,2", "2-", "0-1,1", "2,1", "0,0", "1,", "-1", "01234567890"})
+    EXPECT_FALSE(parse_ranges(bad, flags)) << bad;
 }
 
 // Two functions in two files; SLICE reached f's entry and one edge, REDUCE g's entry.
@@ -139,10 +143,43 @@ TEST(CodeCoverageJson, SurvivesTheReportFile) {
   ASSERT_TRUE(back->code_coverage);
   EXPECT_EQ(code_coverage_line(*back), code_coverage_line(r));
   EXPECT_EQ(code_coverage_details(*back, 10), code_coverage_details(r, 10));
+  EXPECT_EQ(to_lcov(*back), to_lcov(r)) << "the lines survive too: a merged report's tracefile has them";
   const json j = json::parse(to_json(r));
   EXPECT_EQ(j["code_coverage"]["reached"]["SLICE"], "0-1");
   EXPECT_EQ(j["code_coverage"]["never_reached"][0]["function"], "vendor::never");
 }
+
+// A report's coverage is read as untrusted input: what cannot be (a float for a count, more edges
+// than the child maps, functions that overlap, sources past the edges) is refused with the field
+// named, never allocated or looped over.
+struct HostileCoverageRow {
+  const char* name;
+  std::function<void(json&)> spoil;
+  const char* says;
+};
+class HostileCoverage : public testing::TestWithParam<HostileCoverageRow> {};
+TEST_P(HostileCoverage, IsRefusedWithTheFieldNamed) {
+  json j = json::parse(to_json(two_functions()));
+  GetParam().spoil(j["code_coverage"]);
+  std::string error;
+  EXPECT_FALSE(report_from_json(j.dump(), &error));
+  EXPECT_THAT(error, HasSubstr(GetParam().says));
+}
+INSTANTIATE_TEST_SUITE_P(
+    Reports, HostileCoverage,
+    testing::Values(
+        HostileCoverageRow{"float_total", [](json& c) { c["edges"]["total"] = 1e300; }, "edges.total"},
+        HostileCoverageRow{"too_many_edges", [](json& c) { c["edges"]["total"] = 1u << 30; }, "edges.total"},
+        HostileCoverageRow{"overlapping_functions", [](json& c) { c["function_table"][1]["first_edge"] = 1; },
+                           "function_table"},
+        HostileCoverageRow{"function_past_the_edges", [](json& c) { c["function_table"][2]["edges"] = 9; },
+                           "function_table"},
+        HostileCoverageRow{"repeated_ranges", [](json& c) { c["reached"]["SLICE"] = "0-1,0-1"; },
+                           "reached.SLICE"},
+        HostileCoverageRow{"sources_past_the_edges", [](json& c) { c["edge_sources"] = "1:1,2,3,4,5,6,7;"; },
+                           "edge_sources"},
+        HostileCoverageRow{"source_of_no_file", [](json& c) { c["edge_sources"] = "9:1;"; }, "edge_sources"}),
+    [](const testing::TestParamInfo<HostileCoverageRow>& row) { return std::string(row.param.name); });
 
 // ---- End to end: certify a plugin -----------------------------------------------------------
 
@@ -189,6 +226,9 @@ TEST(CodeCoverageCertify, AnInstrumentedPluginsReportGivesItsCoveragePerOperator
   EXPECT_GT(code["operators"][0]["edges"]["reached"].get<int>(), 0);
   EXPECT_GT(code["operators"][1]["edges"]["reached"].get<int>(), 0);
   EXPECT_EQ(code["reached"]["GATHER_ELEMENTS"], "") << "no GATHER_ELEMENTS call ran";
+  // Each operator's calls took its own branch of the probe's dispatcher: the edges are attributed
+  // per call, not to every operator that ran.
+  EXPECT_NE(code["reached"]["SLICE"], code["reached"]["REDUCE"]);
   const json* path = function_named(code["function_table"], "dmlcert_probe_path");
   ASSERT_NE(path, nullptr) << code["function_table"].dump();
   EXPECT_THAT((*path)["file"].get<std::string>(), testing::EndsWith("coverage_probe_paths.c"));

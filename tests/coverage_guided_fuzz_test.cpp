@@ -4,6 +4,7 @@
 // fewer cases than unguided generation needs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -124,6 +125,28 @@ TEST(CoverageGuidedFuzz, AnUninstrumentedBackendRunsUnguidedAndSaysSo) {
   EXPECT_EQ(f.report["guided"]["corpus"], 0);
 }
 
+// A corpus is read as untrusted input too: a plan this run cannot make (a rule that does not exist,
+// a cell outside --ops) and a file that is not a plan at all (a FIFO, which a read would block on)
+// are named and skipped; the run goes on.
+TEST(CoverageGuidedFuzz, CorpusFilesItCannotRunAreNamedAndSkipped) {
+  const fs::path corpus = test::scratch_dir("coverage_guided_fuzz_test_bad_corpus_files");
+  std::ofstream(corpus / "a.plan")
+      << R"({"level":"5_0","class":"invalid","rule":"NO.SUCH_RULE","mode":"exact","seed":1,"size":1})";
+  std::ofstream(corpus / "b.plan")
+      << R"({"level":"5_0","class":"valid","target":{"op":"SLICE","function":null,
+      "type":"INT8","index_type":null,"rank":2},"mode":"exact","seed":1,"size":1})";
+  ASSERT_EQ(::mkfifo((corpus / "c.plan").c_str(), 0600), 0);
+  const Fuzzed f =
+      fuzz("bad_corpus", "--backend reference --ops GATHER_ELEMENTS --cases 5 --coverage-guided --corpus " +
+                             corpus.string());
+  EXPECT_EQ(f.exit_code, 0) << f.text.substr(0, 2000);
+  EXPECT_THAT(f.text, HasSubstr("Corpus files not run (3)"));
+  EXPECT_THAT(f.text, HasSubstr("rule 'NO.SUCH_RULE' is not one this run plans"));
+  EXPECT_THAT(f.text, HasSubstr("its cell is not among this run's"));
+  EXPECT_THAT(f.text, HasSubstr("not a regular file"));
+  EXPECT_EQ(f.report["cases"], 5);
+}
+
 #ifdef DMLCERT_RARE_BRANCH_PLUGIN
 std::string rare_branch(uint64_t seed, bool guided, const std::string& extra = "") {
   return std::string("--backend plugin:") + DMLCERT_RARE_BRANCH_PLUGIN +
@@ -159,7 +182,7 @@ TEST(CoverageGuidedFuzz, FindsABugBehindARareBranchInFarFewerCases) {
 // the corpus's, reach every edge the first run reached. `dmlcert replay` reads the corpus's case
 // files.
 TEST(CoverageGuidedFuzz, TheCorpusIsSavedAndReadBack) {
-  const fs::path corpus = test::scratch_dir("coverage_guided_fuzz_test_corpus");
+  const fs::path corpus = test::scratch_dir("coverage_guided_fuzz_test_corpus_files");
   const Fuzzed first = fuzz("corpus_first", rare_branch(4, true, " --corpus " + corpus.string()));
   ASSERT_GT(first.report["guided"]["corpus"].get<int>(), 0) << first.text;
   size_t plans = 0, cases = 0;

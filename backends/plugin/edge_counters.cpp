@@ -23,7 +23,6 @@ struct Module {
 constexpr size_t kMaxModules = 256;
 Module g_modules[kMaxModules];
 size_t g_counter_modules = 0;  // modules whose counters registered
-size_t g_pc_modules = 0;       // modules whose edge table registered (in the same order)
 bool g_loading = false;
 // 4 Mi edges: a greeting of 36 MiB, within a frame's 64 MiB. Larger plugins are not mapped.
 constexpr size_t kMaxEdges = size_t{4} << 20;
@@ -188,10 +187,12 @@ extern "C" __attribute__((visibility("default"))) void __sanitizer_cov_bool_flag
 extern "C" __attribute__((visibility("default"))) void __sanitizer_cov_pcs_init(const uintptr_t* begin,
                                                                                 const uintptr_t* end) {
   using namespace dmlcert::plugin::edge_counters;
-  for (size_t m = 0; m < g_pc_modules; ++m)
-    if (g_modules[m].pcs == begin) return;
-  if (begin >= end || g_pc_modules >= g_counter_modules) return;  // a table without counters (another mode)
-  g_modules[g_pc_modules].pcs = begin;
-  g_modules[g_pc_modules].pcs_end = end;
-  ++g_pc_modules;
+  // A module's constructor registers its counters, then their table: the table is the most recent
+  // counters' (a module compiled without pc-table leaves its counters without one, and shifts
+  // nothing). A table with no counters before it is of another mode, and ignored.
+  if (begin >= end || g_counter_modules == 0) return;
+  Module& last = g_modules[g_counter_modules - 1];
+  if (last.pcs) return;
+  last.pcs = begin;
+  last.pcs_end = end;
 }

@@ -710,7 +710,10 @@ class IsolatedBackend : public Backend {
         CodeCoverage::Module module{rd.str(), static_cast<uint32_t>(map.edges.size()), 0};
         const auto addresses = rd.vec<uint64_t>();
         const auto starts = rd.vec<uint8_t>();
-        if (starts.size() != addresses.size()) break;
+        if (starts.size() != addresses.size()) {
+          rd.fail();  // a malformed greeting
+          break;
+        }
         module.edge_count = static_cast<uint32_t>(addresses.size());
         for (size_t i = 0; i < addresses.size(); ++i) map.edges.push_back({addresses[i], starts[i] != 0});
         map.modules.push_back(std::move(module));
@@ -723,8 +726,13 @@ class IsolatedBackend : public Backend {
       coverage_ = std::move(map);
       coverage_.reached_loading.assign(coverage_.edges.size(), 0);
       coverage_known_ = true;
-    } else if (map.edges.size() != coverage_.edges.size() || map.instrumented != coverage_.instrumented) {
+    } else if (!coverage_stale_ &&
+               (map.edges.size() != coverage_.edges.size() || map.instrumented != coverage_.instrumented)) {
       coverage_stale_ = true;
+      coverage_.partial = "a later process of the plugin had another map of edges (" +
+                          std::to_string(map.edges.size()) + " instead of " +
+                          std::to_string(coverage_.edges.size()) +
+                          ": the plugin file changed during the run); the calls after it are not counted";
     }
     if (!coverage_stale_)
       for (uint32_t i : loading)

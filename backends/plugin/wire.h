@@ -57,6 +57,8 @@ class Reader {
   }
   std::optional<OperatorDesc> desc();
   bool ok() const { return ok_; }
+  // What was read does not hold together: the message is malformed.
+  void fail() { ok_ = false; }
 
  private:
   bool take(size_t n) {

@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +72,20 @@ bool run_genhtml(const std::string& tracefile, const std::string& dir, bool quie
   return false;
 }
 
+// Whether `program` is an executable file in a directory of $PATH.
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = dirs.substr(start, end - start);
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool write_code_coverage(const cert::Report& r, const ReportFiles& files, bool quiet) {
@@ -106,7 +122,24 @@ void add_report_options(CLI::App& cmd, ReportFiles* files) {
 }
 
 bool can_write_reports(const ReportFiles& files, std::string* why) {
-  for (const std::string* path : {&files.json, &files.junit, &files.markdown, &files.html}) {
+  if (!files.coverage_html.empty()) {
+    // A directory genhtml fills, and genhtml itself: both there before the first case runs.
+    std::error_code ec;
+    fs::create_directories(files.coverage_html, ec);
+    const fs::path probe = fs::path(files.coverage_html) / ".dmlcert-write-check";
+    if (!fs::is_directory(files.coverage_html, ec) || !std::ofstream(probe)) {
+      *why = "cannot write --coverage-html into " + printable(files.coverage_html, 200) +
+             ": not a writable directory";
+      return false;
+    }
+    fs::remove(probe, ec);
+    if (!on_path("genhtml")) {
+      *why = "--coverage-html needs genhtml (Debian package lcov), which is not on PATH";
+      return false;
+    }
+  }
+  for (const std::string* path :
+       {&files.json, &files.junit, &files.markdown, &files.html, &files.coverage_lcov}) {
     if (path->empty()) continue;
     std::error_code ec;
     // A link is written through (write_file_atomically()): what it names is what must be writable.

@@ -3,12 +3,14 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #if DMLCERT_HAVE_LIBDW
@@ -37,6 +39,12 @@ class ModuleReader {
  public:
   explicit ModuleReader(const std::string& path) {
 #if DMLCERT_HAVE_LIBDW
+    // The path comes from the isolation child, which the plugin runs in: only a regular file is
+    // opened (a FIFO would block the harness), and none larger than a plugin plausibly is.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec) ||
+        std::filesystem::file_size(path, ec) > (uint64_t{4} << 30))
+      return;
     dwfl_ = dwfl_begin(&kCallbacks);
     if (!dwfl_) return;
     dwfl_report_begin(dwfl_);

@@ -119,6 +119,27 @@ FuzzPlan FuzzPlanner::mutate(const FuzzPlan& parent, uint64_t index, uint64_t ch
   return p;
 }
 
+std::string FuzzPlanner::refuses(const FuzzPlan& p) const {
+  const std::string level(name(p.level));
+  if (p.case_class == CaseClass::Valid) {
+    const auto it = targets_.find(p.level);
+    if (!p.target || it == targets_.end()) return "level " + level + " is not one this run plans";
+    const CellTarget& t = *p.target;
+    for (const CellTarget& mine : it->second)
+      if (mine.op == t.op && mine.function == t.function && mine.data_type == t.data_type &&
+          mine.index_type == t.index_type && mine.rank == t.rank)
+        return {};
+    return "its cell is not among this run's at " + level + " (--ops, --level)";
+  }
+  const bool invalid = p.case_class == CaseClass::Invalid;
+  const auto& rules = invalid ? invalid_rules_ : unspecified_rules_;
+  if (std::find(rules.begin(), rules.end(), p.rule) == rules.end())
+    return "rule '" + p.rule + "' is not one this run plans";
+  const bool reachable = invalid ? invalid_case(p.rule, p.level, options_.ops).has_value()
+                                 : unspecified_case(p.rule, p.level, options_.ops).has_value();
+  return reachable ? std::string() : "rule '" + p.rule + "' cannot be broken at " + level + " by this run";
+}
+
 rc::Gen<Case> FuzzPlanner::generator(const FuzzPlan& p) const {
   switch (p.case_class) {
     case CaseClass::Invalid: return *invalid_case(p.rule, p.level, options_.ops);
@@ -185,9 +206,13 @@ class FuzzShare final : public Share {
     item.seed = plan_.case_seed;
     item.size = plan_.size;
     item.gen = planner_.generator(plan_);
-    item.origin = "dmlcert fuzz --seed " + std::to_string(options_.seed) + " case " + std::to_string(index_) +
-                  " level " + std::string(name(plan_.level)) +
-                  (mutant_ ? " (a mutant of a corpus entry)" : "");
+    // A guided case's plan is not (seed, index)'s: its origin names the generator and its choices.
+    item.origin = guided_origin_.empty()
+                      ? "dmlcert fuzz --seed " + std::to_string(options_.seed) + " case " +
+                            std::to_string(index_) + " level " + std::string(name(plan_.level))
+                      : "dmlcert fuzz --coverage-guided, " + guided_origin_ + ", case " +
+                            std::to_string(index_) + ": level " + std::string(name(plan_.level)) + ", seed " +
+                            std::to_string(plan_.case_seed) + ", size " + std::to_string(plan_.size);
     index_ += stride_;
     return Task{{std::move(item)}};
   }
@@ -261,16 +286,17 @@ class FuzzShare final : public Share {
   // The loaded corpus first; then, in a guided run with a corpus, every other case a mutant of an
   // entry (picked at random, as libFuzzer picks inputs); the rest fresh plans.
   FuzzPlan next_plan() {
-    mutant_ = false;
+    guided_origin_.clear();
     if (next_loaded_ < loaded_.size()) {
       FuzzPlan p = loaded_[next_loaded_++];
       p.index = index_;
       ++result_.corpus_loaded;
+      guided_origin_ = "a corpus entry (--corpus)";
       return p;
     }
     const uint64_t dice = mix_seed(options_.seed ^ 0x6d757461746531ull, index_);
     if (!options_.guided || corpus_.empty() || dice % 2 == 0) return planner_.plan(index_);
-    mutant_ = true;
+    guided_origin_ = "a mutant of a corpus entry";
     ++result_.mutated;
     const FuzzPlan& parent = corpus_[(dice >> 1) % corpus_.size()];
     return planner_.mutate(parent, index_, mix_seed(dice, corpus_.size()));
@@ -292,8 +318,8 @@ class FuzzShare final : public Share {
   uint64_t index_, first_, stride_;
   Clock::time_point start_, case_start_;
   Backend& under_test_;
-  FuzzPlan plan_;        // of the case running now
-  bool mutant_ = false;  // plan_ is a corpus entry's mutant
+  FuzzPlan plan_;              // of the case running now
+  std::string guided_origin_;  // plan_ is a corpus entry or a mutant of one: which
   std::vector<FuzzPlan> loaded_, corpus_;
   size_t next_loaded_ = 0;
   bool corpus_error_ = false;
@@ -343,12 +369,23 @@ FuzzResult run_fuzz(const BackendFactory& make_backend, Oracle& oracle, const Fu
   eo.shrink_seconds = options.shrink_seconds;
   eo.max_shrinks = 1 << 20;           // every fuzz failure is shrunk within its time cap
   eo.max_investigated_per_check = 0;  // and investigated: each is a case of its own
+  // The corpus's plans that this run can make; the others are named in the result.
   std::vector<FuzzPlan> loaded;
-  if (options.guided && !options.corpus_dir.empty()) loaded = load_corpus(options.corpus_dir, nullptr);
+  std::vector<std::string> skipped;
+  if (options.guided && !options.corpus_dir.empty()) {
+    const FuzzPlanner planner(options);
+    for (CorpusEntry& e : load_corpus(options.corpus_dir, &skipped)) {
+      if (const std::string why = planner.refuses(e.plan); !why.empty())
+        skipped.push_back(e.file + ": " + why);
+      else
+        loaded.push_back(std::move(e.plan));
+    }
+  }
   FuzzRun plan(options, eo.jobs, std::move(loaded));
   std::string error;
   if (!run(plan, make_backend, oracle, eo, &error)) return {};
   FuzzResult result = plan.result();
+  result.corpus_skipped = std::move(skipped);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
@@ -383,6 +420,12 @@ std::string fuzz_summary(const FuzzResult& r) {
     os << "\nCode coverage (the plugin's edges, best worker): " << r.edges_reached << " of " << r.edges_total
        << "; corpus: " << r.corpus << " entries kept (" << r.corpus_loaded << " loaded), " << r.mutated
        << " mutated cases" << (r.corpus_error.empty() ? "" : "; corpus not written: " + r.corpus_error);
+  if (!r.corpus_skipped.empty()) {
+    os << "\nCorpus files not run (" << r.corpus_skipped.size() << "):";
+    for (size_t i = 0; i < r.corpus_skipped.size() && i < 5; ++i) os << "\n  " << r.corpus_skipped[i];
+    if (r.corpus_skipped.size() > 5)
+      os << "\n  ... and " << r.corpus_skipped.size() - 5 << " more (JSON report)";
+  }
   os << "\n" << r.coverage.table(r.levels);
   return os.str();
 }
@@ -404,6 +447,7 @@ std::string fuzz_report_json(const FuzzResult& r, const FuzzOptions& o, bool tim
     j["guided"] = {{"corpus", r.corpus},
                    {"corpus_loaded", r.corpus_loaded},
                    {"mutated", r.mutated},
+                   {"corpus_skipped", r.corpus_skipped},
                    {"edges_reached", r.edges_reached},
                    {"edges_total", r.edges_total}};
   j["outcomes"] = r.outcomes;

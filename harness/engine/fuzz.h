@@ -66,6 +66,9 @@ class FuzzPlanner {
   // larger or smaller size, another data mode, or (valid plans) a neighbouring cell of the same
   // operator (another type or rank). `choice` picks which, deterministically.
   FuzzPlan mutate(const FuzzPlan& parent, uint64_t index, uint64_t choice) const;
+  // Why this run cannot use `plan` (one read from a corpus): its level, cell or rule is not among
+  // this run's (--ops, --level), or the rule cannot be broken there; empty when it can.
+  std::string refuses(const FuzzPlan& plan) const;
   rc::Gen<Case> generator(const FuzzPlan& plan) const;
   const std::vector<FeatureLevel>& levels() const { return levels_; }
 
@@ -110,7 +113,8 @@ struct FuzzResult {
   // and the plugin's edges reached and in all (0 of 0: the plugin has no counters).
   uint64_t corpus = 0, mutated = 0, corpus_loaded = 0;
   uint64_t edges_reached = 0, edges_total = 0;
-  std::string corpus_error;  // why corpus files stopped being written
+  std::string corpus_error;                 // why corpus files stopped being written
+  std::vector<std::string> corpus_skipped;  // corpus files not run, each with why
   std::vector<FeatureLevel> levels;
   bool interrupted = false;  // SIGINT or SIGTERM stopped the run before its end
   void merge(FuzzResult&& other);

@@ -65,9 +65,12 @@ std::optional<FuzzPlan> plan_from_text(const std::string& text, std::string* err
     if (j.contains("target")) {
       const auto& t = j.at("target");
       const std::string op = t.at("op").get<std::string>(), type = t.at("type").get<std::string>();
+      if (!t.at("rank").is_number_unsigned() || t.at("rank").get<uint64_t>() < 1 ||
+          t.at("rank").get<uint64_t>() > 8)
+        throw std::runtime_error("rank must be 1 to 8");
       props::CellTarget target{plan_field(parse_op(op), "op", op), std::nullopt,
                                plan_field(parse_data_type(type), "type", type), std::nullopt,
-                               t.at("rank").get<uint32_t>()};
+                               static_cast<uint32_t>(t.at("rank").get<uint64_t>())};
       if (!t.at("function").is_null()) {
         const std::string f = t.at("function").get<std::string>();
         target.function = plan_field(parse_reduce_function(f), "function", f);
@@ -76,16 +79,17 @@ std::optional<FuzzPlan> plan_from_text(const std::string& text, std::string* err
         const std::string it = t.at("index_type").get<std::string>();
         target.index_type = plan_field(parse_data_type(it), "index_type", it);
       }
-      if (target.rank < 1 || target.rank > 8) throw std::runtime_error("rank must be 1 to 8");
       p.target = target;
     } else {
       p.rule = j.at("rule").get<std::string>();
     }
     const std::string mode = j.at("mode").get<std::string>();
     p.mode = plan_field(plan_mode(mode), "mode", mode);
+    if (!j.at("seed").is_number_unsigned()) throw std::runtime_error("seed must be a whole number");
     p.case_seed = j.at("seed").get<uint64_t>();
-    p.size = j.at("size").get<int>();
-    if (p.size < 0 || p.size > 100) throw std::runtime_error("size must be 0 to 100");
+    if (!j.at("size").is_number_unsigned() || j.at("size").get<uint64_t>() > 100)
+      throw std::runtime_error("size must be 0 to 100");
+    p.size = static_cast<int>(j.at("size").get<uint64_t>());
     return p;
   } catch (const std::exception& e) {
     if (error) *error = e.what();
@@ -114,24 +118,29 @@ bool save_corpus_entry(const std::string& dir, const FuzzPlan& plan, const Case&
   return true;
 }
 
-std::vector<FuzzPlan> load_corpus(const std::string& dir, std::vector<std::string>* errors) {
+std::vector<CorpusEntry> load_corpus(const std::string& dir, std::vector<std::string>* errors) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
     if (entry.path().extension() == ".plan") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  std::vector<FuzzPlan> plans;
+  std::vector<CorpusEntry> plans;
   for (const auto& f : files) {
-    std::ifstream in(f);
-    std::stringstream text;
-    text << in.rdbuf();
     std::string why;
-    // A plan is a few hundred bytes; a larger file is not one.
-    if (text.str().size() > 4096) why = "larger than a plan";
-    if (auto p = why.empty() ? plan_from_text(text.str(), &why) : std::nullopt)
-      plans.push_back(*p);
-    else if (errors)
-      errors->push_back(f.string() + ": " + why);
+    // A plan is a few hundred bytes of a regular file: anything else (a FIFO, which would block
+    // the read, or a huge file) is not read at all.
+    if (!std::filesystem::is_regular_file(f, ec) || std::filesystem::file_size(f, ec) > 4096) {
+      why = "not a regular file of at most 4096 bytes";
+    } else {
+      std::ifstream in(f);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (auto p = plan_from_text(text.str(), &why)) {
+        plans.push_back({f.string(), *p});
+        continue;
+      }
+    }
+    if (errors) errors->push_back(f.string() + ": " + why);
   }
   return plans;
 }

@@ -20,7 +20,12 @@ std::optional<FuzzPlan> plan_from_text(const std::string& text, std::string* err
 // Writes the entry's two files into `dir` (created if need be), named by the plan's content, so
 // that the same entry found twice is one file. False, with *error, when a file cannot be written.
 bool save_corpus_entry(const std::string& dir, const FuzzPlan& plan, const Case& c, std::string* error);
-// Every `*.plan` of `dir`, in name order; a file that is not a plan is named in *errors and skipped.
-std::vector<FuzzPlan> load_corpus(const std::string& dir, std::vector<std::string>* errors);
+struct CorpusEntry {
+  std::string file;
+  FuzzPlan plan;
+};
+// Every `*.plan` of `dir`, in name order; a file that is not a plan (or not a regular file of a
+// plan's size) is named in *errors with why, and skipped.
+std::vector<CorpusEntry> load_corpus(const std::string& dir, std::vector<std::string>* errors);
 
 }  // namespace dmlcert::engine

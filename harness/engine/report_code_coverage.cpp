@@ -1,8 +1,10 @@
 #include "report_code_coverage.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace dmlcert::cert {
@@ -74,7 +76,7 @@ std::string code_coverage_line(const Report& r) {
     return "Code coverage: not named (the report was written before its functions were)";
   const CodeCoverageSummary s = summarize_code(r);
   return "Code coverage of the backend's own code: " + s.edges.text() + " edges, " + s.functions.text() +
-         " functions";
+         " functions" + (c.partial.empty() ? "" : " (partial: " + c.partial + ")");
 }
 
 std::vector<std::string> code_coverage_details(const Report& r, size_t shown) {
@@ -123,7 +125,10 @@ std::string to_lcov(const Report& r) {
   }
   std::ostringstream out;
   for (const auto& [path, file] : files) {
-    out << "TN:dmlcert\nSF:" << path << "\n";
+    std::string source = path;
+    for (char& ch : source)
+      if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+    out << "TN:dmlcert\nSF:" << source << "\n";
     size_t hit_functions = 0;
     // lcov keys functions by name; a name twice in one file (overloads demangled alike) gets its
     // line appended.
@@ -133,6 +138,9 @@ std::string to_lcov(const Report& r) {
       // lcov reads a function's name up to the first comma (template arguments, parameter lists).
       std::string name = f->name;
       std::replace(name.begin(), name.end(), ',', ';');
+      // One record per line: a name or path with a control character would break the file.
+      for (char& ch : name)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
       if (seen[name]++) name += "@" + std::to_string(f->line);
       names.push_back(name);
       out << "FN:" << f->line << "," << name << "\n";
@@ -168,22 +176,91 @@ std::string ranges_text(const std::vector<uint8_t>& flags) {
   return out;
 }
 
+namespace {
+
+// A decimal number of at most 10 digits at s[*at], advancing *at; nullopt when there is none.
+std::optional<uint64_t> number_at(const std::string& s, size_t* at) {
+  uint64_t v = 0;
+  size_t digits = 0;
+  while (*at < s.size() && s[*at] >= '0' && s[*at] <= '9' && digits < 11)
+    v = v * 10 + uint64_t(s[(*at)++] - '0'), ++digits;
+  if (digits == 0 || digits > 10) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 bool parse_ranges(const std::string& text, std::vector<uint8_t>& flags) {
-  std::istringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    unsigned long long first = 0, last = 0;
-    char dash = 0;
-    std::istringstream p(part);
-    if (!(p >> first)) return false;
-    last = first;
-    if (p >> dash) {
-      if (dash != '-' || !(p >> last) || last < first) return false;
+  // Ascending and disjoint, as ranges_text writes them: each edge is read once, whatever the
+  // file says (a report that repeats a range a million times is refused, not worked through).
+  size_t at = 0;
+  uint64_t next = 0;
+  while (at < text.size()) {
+    const auto first = number_at(text, &at);
+    if (!first) return false;
+    uint64_t last = *first;
+    if (at < text.size() && text[at] == '-') {
+      ++at;
+      const auto end = number_at(text, &at);
+      if (!end) return false;
+      last = *end;
     }
-    if (last >= flags.size()) return false;
-    for (auto i = first; i <= last; ++i) flags[i] = 1;
+    if (*first < next || last < *first || last >= flags.size()) return false;
+    std::fill(flags.begin() + static_cast<std::ptrdiff_t>(*first),
+              flags.begin() + static_cast<std::ptrdiff_t>(last) + 1, uint8_t{1});
+    next = last + 1;
+    if (at < text.size() && (text[at++] != ',' || at == text.size())) return false;
   }
   return true;
+}
+
+std::string sources_text(const Report& r) {
+  // Runs of edges in one file: "F:line,line,...;" with F the file's index + 1, 0 for edges whose
+  // file is not known (then a count of them: "0:12;").
+  std::string out;
+  for (size_t e = 0; e < r.edge_sources.size();) {
+    const Report::EdgeSource& first = r.edge_sources[e];
+    const bool known = first.line != 0 && first.file < r.code_files.size();
+    size_t end = e;
+    if (!known) {
+      while (end < r.edge_sources.size() &&
+             (r.edge_sources[end].line == 0 || r.edge_sources[end].file >= r.code_files.size()))
+        ++end;
+      out += "0:" + std::to_string(end - e) + ";";
+    } else {
+      out += std::to_string(first.file + 1) + ":";
+      for (; end < r.edge_sources.size() && r.edge_sources[end].line != 0 &&
+             r.edge_sources[end].file == first.file;
+           ++end)
+        out += (end > e ? "," : "") + std::to_string(r.edge_sources[end].line);
+      out += ";";
+    }
+    e = end;
+  }
+  return out;
+}
+
+bool parse_sources(const std::string& text, size_t files, size_t edges,
+                   std::vector<Report::EdgeSource>& out) {
+  out.clear();
+  size_t at = 0;
+  while (at < text.size()) {
+    const auto file = number_at(text, &at);
+    if (!file || *file > files || at >= text.size() || text[at++] != ':') return false;
+    if (*file == 0) {
+      const auto count = number_at(text, &at);
+      if (!count || *count == 0 || *count > edges - out.size()) return false;
+      out.resize(out.size() + *count);
+    } else {
+      do {
+        const auto line = number_at(text, &at);
+        if (!line || *line == 0 || *line > UINT32_MAX || out.size() >= edges) return false;
+        out.push_back({static_cast<uint32_t>(*file - 1), static_cast<uint32_t>(*line)});
+      } while (at < text.size() && text[at] == ',' && ++at);
+    }
+    if (at >= text.size() || text[at++] != ';') return false;
+  }
+  return out.size() == edges || out.empty();
 }
 
 void merge_code_coverage(Report& into, const Report& from) {
@@ -216,6 +293,7 @@ void merge_code_coverage(Report& into, const Report& from) {
     for (size_t i = 0; i < y.size(); ++i) x[i] |= y[i];
   };
   for (size_t op = 0; op < a.reached.size(); ++op) unite(a.reached[op], b.reached[op]);
+  if (a.partial.empty()) a.partial = b.partial;
   unite(a.reached_loading, b.reached_loading);
   if (into.code_functions.empty()) into.code_functions = from.code_functions;
   if (into.edge_sources.empty()) into.code_files = from.code_files, into.edge_sources = from.edge_sources;

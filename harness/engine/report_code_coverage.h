@@ -51,6 +51,11 @@ std::string ranges_text(const std::vector<uint8_t>& flags);
 // Sets the flags of `text`'s indices (below flags.size()); false if it is not such a list.
 bool parse_ranges(const std::string& text, std::vector<uint8_t>& flags);
 
+// Where each edge is in the source (Report::edge_sources), as text for the JSON report, and back:
+// false when the text is not such a list for `files` files and `edges` edges.
+std::string sources_text(const Report& r);
+bool parse_sources(const std::string& text, size_t files, size_t edges, std::vector<Report::EdgeSource>& out);
+
 // Shards' coverage of one plugin: the union of what each reached. Coverage of different plugin
 // builds (their edges differ) does not merge: the result says so.
 void merge_code_coverage(Report& into, const Report& from);

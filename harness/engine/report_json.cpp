@@ -69,6 +69,7 @@ json code_coverage_json(const Report& r) {
   const CodeCoverage& c = *r.code_coverage;
   if (!c.instrumented) return {{"instrumented", false}, {"why_not", c.why_not}};
   json j = {{"instrumented", true}};
+  if (!c.partial.empty()) j["partial"] = c.partial;
   j["modules"] = json::array();
   for (const CodeCoverage::Module& m : c.modules)
     j["modules"].push_back({{"path", m.path}, {"first_edge", m.first_edge}, {"edges", m.edge_count}});
@@ -97,10 +98,24 @@ json code_coverage_json(const Report& r) {
                                    {"line", f.line},
                                    {"first_edge", f.first_edge},
                                    {"edges", f.edge_count}});
+  // Where each edge is: what a tracefile's lines are made of, after a merge too.
+  j["source_files"] = r.code_files;
+  j["edge_sources"] = sources_text(r);
   return j;
 }
 
-std::optional<CodeCoverage> code_coverage_from(const json& j, std::vector<CodeFunction>& functions) {
+// A whole number within [0, max] that the report gives for `what`; a float, a negative or a larger
+// number is refused (a conversion from 1e300 would be undefined).
+uint64_t bounded(const json& v, uint64_t max, const std::string& what) {
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > max)
+    throw std::runtime_error("code_coverage." + what + " is not a whole number from 0 to " +
+                             std::to_string(max));
+  return v.get<uint64_t>();
+}
+
+std::optional<CodeCoverage> code_coverage_from(const json& j, std::vector<CodeFunction>& functions,
+                                               std::vector<std::string>& files,
+                                               std::vector<Report::EdgeSource>& sources) {
   if (j.is_null()) return std::nullopt;
   CodeCoverage c;
   c.instrumented = j.at("instrumented").get<bool>();
@@ -108,19 +123,31 @@ std::optional<CodeCoverage> code_coverage_from(const json& j, std::vector<CodeFu
     c.why_not = j.value("why_not", "");
     return c;
   }
+  c.partial = j.value("partial", "");
+  // As many edges as the isolation child maps at most (edge_counters.cpp).
+  const uint64_t total = bounded(j.at("edges").at("total"), uint64_t{4} << 20, "edges.total");
   for (const json& m : j.at("modules"))
-    c.modules.push_back(
-        {m.at("path").get<std::string>(), m.at("first_edge").get<uint32_t>(), m.at("edges").get<uint32_t>()});
-  c.edges.resize(j.at("edges").at("total").get<size_t>());
+    c.modules.push_back({m.at("path").get<std::string>(),
+                         static_cast<uint32_t>(bounded(m.at("first_edge"), total, "modules.first_edge")),
+                         static_cast<uint32_t>(bounded(m.at("edges"), total, "modules.edges"))});
+  c.edges.resize(total);
+  // Functions in edge order, disjoint, each at least one edge, within the edges.
+  uint64_t next = 0;
   for (const json& f : j.at("function_table")) {
     CodeFunction fn{f.at("name").get<std::string>(), f.at("file").get<std::string>(),
-                    f.at("line").get<uint32_t>(), f.at("first_edge").get<uint32_t>(),
-                    f.at("edges").get<uint32_t>()};
-    if (fn.first_edge >= c.edges.size())
-      throw std::runtime_error("code_coverage: a function past the last edge");
+                    static_cast<uint32_t>(bounded(f.at("line"), UINT32_MAX, "function_table.line")),
+                    static_cast<uint32_t>(bounded(f.at("first_edge"), total, "function_table.first_edge")),
+                    static_cast<uint32_t>(bounded(f.at("edges"), total, "function_table.edges"))};
+    if (fn.first_edge < next || fn.edge_count == 0 || uint64_t{fn.first_edge} + fn.edge_count > total)
+      throw std::runtime_error(
+          "code_coverage.function_table: functions must cover disjoint, ascending edge ranges");
+    next = uint64_t{fn.first_edge} + fn.edge_count;
     c.edges[fn.first_edge].function_entry = true;
     functions.push_back(std::move(fn));
   }
+  files = j.value("source_files", std::vector<std::string>{});
+  if (!parse_sources(j.value("edge_sources", ""), files.size(), total, sources))
+    throw std::runtime_error("code_coverage.edge_sources is not a list of the edges' files and lines");
   auto read = [&](const std::string& key, std::vector<uint8_t>& flags) {
     flags.assign(c.edges.size(), 0);
     if (!parse_ranges(j.at("reached").value(key, ""), flags))
@@ -334,7 +361,8 @@ std::optional<Report> report_from_json(const std::string& text, std::string* err
       r.repro_error = j["repro_error"].get<std::string>();
     r.flaky_fails = j.value("flaky_fails", false);
     if (j.contains("code_coverage"))
-      r.code_coverage = code_coverage_from(j["code_coverage"], r.code_functions);
+      r.code_coverage =
+          code_coverage_from(j["code_coverage"], r.code_functions, r.code_files, r.edge_sources);
     if (j.contains("backend_time") && j["backend_time"].is_object()) {
       const json& t = j["backend_time"];
       r.backend_time = {t.value("calls", uint64_t{0}), t.value("seconds", 0.0), t.value("slowest", 0.0)};

@@ -18,6 +18,9 @@ struct CodeCoverage {
   // without SanitizerCoverage).
   bool instrumented = false;
   std::string why_not;
+  // Why the figures leave calls out, beyond what docs/coverage.md says is never counted (a
+  // fresh process of the plugin had another map: the file changed during the run); empty if none.
+  std::string partial;
   struct Module {
     std::string path;
     uint32_t first_edge = 0, edge_count = 0;
