@@ -225,7 +225,7 @@ TEST(CodeCoverageCertify, AnInstrumentedPluginsReportGivesItsCoveragePerOperator
   EXPECT_EQ(code["operators"][0]["op"], "SLICE");
   EXPECT_GT(code["operators"][0]["edges"]["reached"].get<int>(), 0);
   EXPECT_GT(code["operators"][1]["edges"]["reached"].get<int>(), 0);
-  EXPECT_EQ(code["reached"]["GATHER_ELEMENTS"], "") << "no GATHER_ELEMENTS call ran";
+  EXPECT_FALSE(code["reached"].contains("GATHER_ELEMENTS")) << "no GATHER_ELEMENTS call ran";
   // Each operator's calls took its own branch of the probe's dispatcher: the edges are attributed
   // per call, not to every operator that ran.
   EXPECT_NE(code["reached"]["SLICE"], code["reached"]["REDUCE"]);

@@ -89,8 +89,11 @@ json code_coverage_json(const Report& r) {
   for (const CodeFunction* f : s.never_reached)
     j["never_reached"].push_back({{"function", f->name}, {"file", f->file}, {"line", f->line}});
   j["reached"] = {{"loading", ranges_text(c.reached_loading)}};
+  // Only the operators whose calls reached something: a report names no operator the run did not
+  // check (docs/design.md, "Scope").
   for (OpKind op : all_ops())
-    j["reached"][std::string(name(op))] = ranges_text(c.reached[static_cast<size_t>(op)]);
+    if (const std::string ranges = ranges_text(c.reached[static_cast<size_t>(op)]); !ranges.empty())
+      j["reached"][std::string(name(op))] = ranges;
   j["function_table"] = json::array();
   for (const CodeFunction& f : r.code_functions)
     j["function_table"].push_back({{"name", f.name},
