@@ -42,6 +42,9 @@ struct CaseSpec {
   uint64_t data_salt = 0;
   // A huge case (Scale::Huge, magnitude.cpp) instead of one whose magnitude is drawn.
   bool huge = false;
+  // Nonzero: a width-edge case (CaseSize::PastUint8 ...) instead: one dimension just past 2^edge,
+  // and the positions the answer depends on past 2^edge too (Magnitude::edge).
+  uint32_t edge = 0;
 };
 
 // A deterministic 64-bit generator (splitmix64) for the realize steps.
@@ -157,11 +160,20 @@ struct Magnitude {
   uint32_t split = 0;     // raw: how a count is shared among the dimensions
   int size = 0;           // rapidcheck's size when drawn (bounds the exponent)
   uint32_t halvings = 0;  // a huge case's count is huge_elements() halved this often (its shrinks)
+  // Nonzero (a sparse case that CaseSpec::edge asked for): the dimension is 2^edge + 1 plus a
+  // remainder below 64, and every generator puts a position the answer depends on past 2^edge
+  // (past_edge): a read offset, an index, a tuple component, the decisive element of a fold.
+  uint32_t edge = 0;
 };
-rc::Gen<Magnitude> magnitude_gen(bool huge);
+rc::Gen<Magnitude> magnitude_gen(const CaseSpec& spec);
 uint32_t max_large_exponent(int size);
 uint32_t large_exponent(const Magnitude& m);   // in [7, max_large_exponent(m.size)]
 uint32_t sparse_exponent(const Magnitude& m);  // one of 8, 15, 16, 17 (those within the maximum)
+// The extent of a sparse case's one long dimension: near_power(sparse_exponent(m), m.nudge), or
+// for a width-edge case 2^edge + 1 + (m.nudge % 63).
+uint64_t sparse_extent(const Magnitude& m);
+// A position in [2^edge, extent) by `choice`, for a width-edge case (extent > 2^edge).
+uint64_t past_edge(uint32_t edge, uint64_t extent, uint64_t choice);
 // 2^exponent or a neighbour of it, by `nudge`.
 uint64_t near_power(uint32_t exponent, uint32_t nudge);
 // `rank` sizes whose product is near_power(exponent, m.nudge), or 2^j times near_power(exponent -
@@ -248,8 +260,10 @@ void widen_some(ReduceFunction f, DataType type, Bytes& data, const FillSpec& sp
 // fold's largest magnitude again). A backend that wraps a position in a narrow field or leaves out
 // a fold's last elements then differs by far more than the error bound. Only for data whose
 // logical elements are all distinct memory (no 0 strides), like widen_some(). (lone_element.cpp)
+// With `edge` (a width-edge case), every fold gets its element, past 2^edge.
 void plant_lone_element(ReduceFunction f, DataType type, const Sizes& sizes,
-                        const std::vector<uint32_t>& axes, Bytes& data, const FillSpec& spec);
+                        const std::vector<uint32_t>& axes, Bytes& data, const FillSpec& spec,
+                        uint32_t edge = 0);
 // The largest finite value of a float type.
 double float_max(DataType type);
 // Index data as the index type; values must fit it.

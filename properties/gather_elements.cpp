@@ -60,7 +60,7 @@ GatherShape large_shape(const std::vector<GatherDim>& dims, uint32_t axis, const
 GatherShape sparse_shape(const std::vector<GatherDim>& dims, uint32_t axis, const SizeBudget& budget,
                          const Magnitude& m) {
   GatherShape s = ordinary_shape(dims, axis, SizeBudget{4, budget.order, budget.spread});
-  s.input[axis] = static_cast<uint32_t>(near_power(sparse_exponent(m), m.nudge));
+  s.input[axis] = static_cast<uint32_t>(sparse_extent(m));
   s.indices[axis] = 1 + dims[axis].indices % 4;
   return s;
 }
@@ -103,11 +103,16 @@ void fill(const CaseSpec& spec, Case& c, const GatherData& data) {
   const bool negative_ok = data.negative && negative_indices_legal(spec.level, d.indices.type);
   Prng prng(mix_seed(data.index_seed ^ spec.data_salt, 0x6a7eu));
   std::vector<int64_t> values(element_count(d.indices.sizes).value_or(0));
-  for (int64_t& v : values) {
+  // A width-edge case (CaseSpec::edge): every other index past 2^edge, so that each line of
+  // the output has one.
+  const bool past = spec.edge != 0 && extent > (uint64_t{1} << spec.edge);
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t& v = values[i];
     const uint64_t pick = prng.below(8);
-    const uint64_t at = pick < 2    ? (prng.coin() ? 0 : extent - 1)
-                        : pick == 2 ? width_edge(static_cast<uint32_t>(prng.next()), extent)
-                                    : prng.below(extent);
+    const uint64_t at = past && i % 2 == 0 ? past_edge(spec.edge, extent, prng.next())
+                        : pick < 2         ? (prng.coin() ? 0 : extent - 1)
+                        : pick == 2        ? width_edge(static_cast<uint32_t>(prng.next()), extent)
+                                           : prng.below(extent);
     v = maybe_negative(static_cast<int64_t>(at), static_cast<int64_t>(extent), negative_ok && prng.coin());
   }
   c.data.indices = encode_indices(d.indices.type, values);
@@ -147,7 +152,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()), raw(8),
-      budget_gen(), magnitude_gen(spec.huge),
+      budget_gen(), magnitude_gen(spec),
       rc::gen::construct<Layouts>(layout_gen(true, broadcast, spec.layout_salt),
                                   layout_gen(true, broadcast, spec.layout_salt),
                                   layout_gen(false, true, spec.layout_salt)),

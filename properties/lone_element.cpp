@@ -122,7 +122,7 @@ void plant_dominant(ReduceFunction f, DataType t, DataMode mode, const Folds& fo
 }  // namespace
 
 void plant_lone_element(ReduceFunction f, DataType t, const Sizes& sizes, const std::vector<uint32_t>& axes,
-                        Bytes& data, const FillSpec& spec) {
+                        Bytes& data, const FillSpec& spec, uint32_t edge) {
   const bool extreme = f == ReduceFunction::MAX || f == ReduceFunction::MIN || is_arg_function(f);
   const bool float_sum =
       is_float(t) && (f == ReduceFunction::SUM || f == ReduceFunction::AVERAGE || f == ReduceFunction::L1 ||
@@ -133,11 +133,14 @@ void plant_lone_element(ReduceFunction f, DataType t, const Sizes& sizes, const 
   if (n <= kFirstEdge || folds.count() * n * element_size(t) != data.size()) return;
   Prng prng(mix_seed(spec.seed, 0x10e1u + static_cast<uint64_t>(f)));
   // One long fold in four keeps the data as drawn: ties, and results that many elements decide.
-  if (prng.below(4) == 0) return;
+  const bool past = edge != 0 && n > (uint64_t{1} << edge);
+  if (!past && prng.below(4) == 0) return;
   const bool highest = f == ReduceFunction::MAX || f == ReduceFunction::ARGMAX;
   for (uint64_t g = 0; g < folds.count(); ++g) {
     // The last position half the time (the end of a last partial block), else one next to an edge.
-    const uint64_t at = prng.coin() ? n - 1 : width_edge(static_cast<uint32_t>(prng.next()), n);
+    const uint64_t at = past          ? past_edge(edge, n, prng.next())
+                        : prng.coin() ? n - 1
+                                      : width_edge(static_cast<uint32_t>(prng.next()), n);
     if (extreme)
       plant_extreme(t, highest, folds, g, at, data);
     else

@@ -50,13 +50,16 @@ rc::Gen<uint32_t> huge_halvings() {
   });
 }
 
-rc::Gen<Magnitude> magnitude_gen(bool huge) {
-  return rc::gen::withSize([huge](int size) {
-    auto scale = huge ? huge_scale()
-                      : rc::gen::weightedElement<Scale>(
-                            {{kOrdinaryWeight, Scale::Ordinary}, {1, Scale::Large}, {1, Scale::Sparse}});
+rc::Gen<Magnitude> magnitude_gen(const CaseSpec& spec) {
+  const bool huge = spec.huge;
+  const uint32_t edge = huge ? 0 : spec.edge;
+  return rc::gen::withSize([huge, edge](int size) {
+    auto scale = huge   ? huge_scale()
+                 : edge ? rc::gen::just(Scale::Sparse)
+                        : rc::gen::weightedElement<Scale>(
+                              {{kOrdinaryWeight, Scale::Ordinary}, {1, Scale::Large}, {1, Scale::Sparse}});
     return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size),
-                                         huge ? huge_halvings() : rc::gen::just(0u));
+                                         huge ? huge_halvings() : rc::gen::just(0u), rc::gen::just(edge));
   });
 }
 
@@ -73,10 +76,29 @@ uint32_t large_exponent(const Magnitude& m) {
 }
 
 uint32_t sparse_exponent(const Magnitude& m) {
+  if (m.edge != 0) return m.edge;
   const uint32_t top = max_large_exponent(m.size);
   size_t usable = 0;
   while (usable < std::size(kWidthExponents) && kWidthExponents[usable] <= top) ++usable;
   return usable == 0 ? top : kWidthExponents[(uint64_t{m.exponent % (1u << 16)} * usable) >> 16];
+}
+
+uint64_t sparse_extent(const Magnitude& m) {
+  // Past the edge by one, or by what a vector width or a thread count leaves over: a backend that
+  // keeps the extent itself in the narrow field sees 1 + (nudge % 63) elements.
+  if (m.edge != 0) return (uint64_t{1} << m.edge) + 1 + m.nudge % 63;
+  return near_power(sparse_exponent(m), m.nudge);
+}
+
+uint64_t past_edge(uint32_t edge, uint64_t extent, uint64_t choice) {
+  const uint64_t first = uint64_t{1} << edge;
+  if (extent <= first) return extent == 0 ? 0 : extent - 1;
+  // The edge itself (it wraps to 0), the last position, or any in between.
+  switch (choice % 4) {
+    case 0: return first;
+    case 1: return extent - 1;
+    default: return first + (choice / 4) % (extent - first);
+  }
 }
 
 uint64_t near_power(uint32_t exponent, uint32_t nudge) {

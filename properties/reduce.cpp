@@ -59,7 +59,7 @@ Sizes input_sizes(const std::vector<ReduceDim>& dims, const std::vector<uint32_t
     }
     case Scale::Sparse: {
       Sizes sizes = budgeted_sizes(raw_sizes, SizeBudget{4, budget.order, budget.spread});
-      sizes[main_axis] = static_cast<uint32_t>(near_power(sparse_exponent(m), m.nudge));
+      sizes[main_axis] = static_cast<uint32_t>(sparse_extent(m));
       return sizes;
     }
     case Scale::Huge: {
@@ -118,7 +118,7 @@ Case realize(const CaseSpec& spec, ReduceFunction f, DataType type, DataType out
   const auto strides = effective_strides(d.input);
   if (std::find(strides.begin(), strides.end(), uint64_t{0}) == strides.end()) {
     widen_some(f, type, c.data.input, fill);
-    plant_lone_element(f, type, in_sizes, d.axes, c.data.input, fill);
+    plant_lone_element(f, type, in_sizes, d.axes, c.data.input, fill, m.edge);
   }
   share_broadcast_elements(d.input, c.data.input);
   return c;
@@ -150,7 +150,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
                        element_count(tensor(sized.op, Role::INPUT)->sizes).value_or(1));
       },
       type_gen(s.data_type, in_types), out_type, ranked(ranks, reduce_dim_gen()),
-      rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(), magnitude_gen(s.huge),
+      rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(), magnitude_gen(s),
       layout_gen(true, broadcast, s.layout_salt), layout_gen(false, true, s.layout_salt),
       fill_gen(s.mode, s.data_salt));
 }

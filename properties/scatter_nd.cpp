@@ -110,8 +110,7 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   // A sparse case: one indexed dimension at an integer width's edge, the others within four elements.
   if (m.scale == Scale::Sparse) {
     const uint32_t first = std::max(tuple_begin, r - d.input_dimension_count);
-    in_sizes[first + m.split % (block_begin - first)] =
-        static_cast<uint32_t>(near_power(sparse_exponent(m), m.nudge));
+    in_sizes[first + m.split % (block_begin - first)] = static_cast<uint32_t>(sparse_extent(m));
   }
   uint64_t capacity = 1;
   for (uint32_t i = tuple_begin; i < block_begin; ++i) capacity *= in_sizes[i];
@@ -150,7 +149,11 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   for (uint64_t i = 0; i < tuples && i + 1 < capacity; ++i)
     std::swap(addresses[i], addresses[i + prng.below(capacity - i)]);
   // Half the cases scatter to the corners too: the tuple of every d-1 (or -1) and of every 0 (or -d).
-  if (tuples >= 2 && prng.coin()) {
+  // A width-edge case (CaseSpec::edge) always has the first: its component along the long
+  // dimension is past 2^edge.
+  if (spec.edge != 0 && tuples >= 1 && capacity >= 2) {
+    std::swap(addresses[0], *std::find(addresses.begin(), addresses.end(), capacity - 1));
+  } else if (tuples >= 2 && prng.coin()) {
     auto corner = [&](uint64_t slot, uint64_t address) {
       std::swap(addresses[slot], *std::find(addresses.begin(), addresses.end(), address));
     };
@@ -196,7 +199,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, scatter_dim_gen()),
-      scatter_shape_gen(), budget_gen(), magnitude_gen(spec.huge),
+      scatter_shape_gen(), budget_gen(), magnitude_gen(spec),
       layouts_gen(spec.allow_broadcast_inputs, spec.layout_salt), scatter_data_gen(spec));
 }
 

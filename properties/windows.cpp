@@ -90,12 +90,17 @@ std::vector<WindowDim> sparse_dims(const WindowOperator& op, const std::vector<W
   const size_t i = m.split % choices.size();
   const WindowChoice& ch = choices[i];
   WindowDim& d = dims[i];
-  d.in = static_cast<uint32_t>(near_power(sparse_exponent(m), m.nudge));
+  d.in = static_cast<uint32_t>(sparse_extent(m));
   d.count = 1 + ch.count % 4;
-  switch (ch.edge) {
-    case 0: d.offset = static_cast<uint32_t>(width_edge(ch.offset, d.in)); break;
-    case 1: d.offset = 0; break;
-    default: d.offset = d.in - 1 - static_cast<uint32_t>(ch.offset % std::min<uint64_t>(d.in, 4));
+  if (m.edge != 0) {
+    // A width-edge case: every read of this dimension past 2^edge.
+    d.offset = static_cast<uint32_t>(past_edge(m.edge, d.in, ch.offset));
+  } else {
+    switch (ch.edge) {
+      case 0: d.offset = static_cast<uint32_t>(width_edge(ch.offset, d.in)); break;
+      case 1: d.offset = 0; break;
+      default: d.offset = d.in - 1 - static_cast<uint32_t>(ch.offset % std::min<uint64_t>(d.in, 4));
+    }
   }
   const uint64_t room = d.in - d.offset;  // elements from the offset to the end
   if (room < d.count) d.count = static_cast<uint32_t>(room);
@@ -219,7 +224,7 @@ rc::Gen<Case> window_case(const CaseSpec& spec, const WindowOperator& op) {
         return realize(spec, op, type, choices, budget, m, in_layout, out_layout, fill);
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      ranked(ranks, window_choice_gen()), budget_gen(), magnitude_gen(spec.huge),
+      ranked(ranks, window_choice_gen()), budget_gen(), magnitude_gen(spec),
       layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt),
       layout_gen(false, true, spec.layout_salt), fill_gen(spec.mode, spec.data_salt));
 }

@@ -49,9 +49,17 @@ struct Variation {
 };
 
 // How large a valid case is: drawn (most cases a few thousand elements at most, a few in a hundred
-// up to 2^18 elements, build.h's Magnitude), or huge: an output (REDUCE: an input) of tens of MiB,
-// past the caches of a CPU, where fast kernels switch to streaming stores.
-enum class CaseSize { Drawn, Huge };
+// up to 2^18 elements, build.h's Magnitude); huge: an output (REDUCE: an input) of tens of MiB,
+// past the caches of a CPU, where fast kernels switch to streaming stores; or at the edge of an
+// integer width: one dimension just past 2^8, 2^15 or 2^16 (a uint8, an int16 or a uint16 field
+// wraps there), with the positions the answer depends on past it too (a read offset, an index, a
+// tuple component, an ARGMAX's answer), over inputs with no broadcast dimension, so that a
+// wrapped position reads another value. It costs that one dimension: at most 2^16 + 64 elements.
+enum class CaseSize { Drawn, Huge, PastUint8, PastInt16, PastUint16 };
+inline constexpr CaseSize kWidthEdgeSizes[] = {CaseSize::PastUint8, CaseSize::PastInt16,
+                                               CaseSize::PastUint16};
+// The exponent of a width-edge size (8, 15 or 16), 0 for the others.
+uint32_t edge_exponent(CaseSize size);
 
 // A valid case at `level`, any operator in `ops` (all when empty).
 rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
@@ -59,8 +67,8 @@ rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
 rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
                                   Variation variation = {}, CaseSize size = CaseSize::Drawn);
 // The cells of `level` (of the operators in `ops`, all when empty) a certification asks for huge
-// cases, `per_operator` of each operator: its widest data types first (a cache's threshold counts
-// bytes), over its ranks; for REDUCE, SUM, MAX and MIN of 4-byte types first.
+// cases, `per_operator` of each operator: the element sizes 8, 4, 2 and 1 in turn (a streaming
+// kernel's head and tail count bytes and words), rank 2 first; for REDUCE, SUM, MAX and MIN first.
 std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind>& ops, int per_operator);
 // The cases of `gen` asked at another feature level: the same descriptor and data, classified
 // there by the validator (valid, invalid or class U; `expect` and `violates` say which).

@@ -210,6 +210,13 @@ inline constexpr MutantInfo kMutants[] = {
     {"argmax_index_in_16_bits", "REDUCE", "narrow field",
      "ARGMAX and ARGMIN keep the index in 16 bits: past 65536 elements per output it wraps",
      "needs a fold of more than 65536 elements: the bug is a 16-bit index"},
+    {"argmax_float16_index_in_16_bits", "REDUCE", "narrow field",
+     "ARGMAX and ARGMIN over FLOAT16 keep the index in 16 bits: past 65536 elements per output it wraps",
+     "needs a fold of more than 65536 elements: the bug is a 16-bit index"},
+    {"average_float32_count_in_16_bits", "REDUCE", "narrow field",
+     "AVERAGE over FLOAT32 divides by the element count kept in 16 bits: from 65536 elements per output "
+     "it divides by N modulo 2^16",
+     "needs a fold of 65536 elements or more: the bug is a 16-bit count"},
     {"gather_elements_axis_size_in_16_bits", "GATHER_ELEMENTS", "narrow field",
      "GATHER_ELEMENTS keeps the gathered axis's size in 16 bits, so legal indices along an axis of 65536 "
      "elements or more are rejected",

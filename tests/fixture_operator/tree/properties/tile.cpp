@@ -93,7 +93,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
              const Layouts& layouts,
              const FillSpec& fill) { return realize(spec, type, dims, budget, m, layouts, fill); },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
-      ranked(rank_range(spec), tile_dim_gen()), budget_gen(), magnitude_gen(spec.huge),
+      ranked(rank_range(spec), tile_dim_gen()), budget_gen(), magnitude_gen(spec),
       rc::gen::construct<Layouts>(layout_gen(true, broadcast, spec.layout_salt),
                                   layout_gen(false, true, spec.layout_salt)),
       fill_gen(spec.mode, spec.data_salt));
