@@ -45,6 +45,11 @@ struct CaseSpec {
   // Nonzero: a width-edge case (CaseSize::PastUint8 ...) instead: one dimension just past 2^edge,
   // and the positions the answer depends on past 2^edge too (Magnitude::edge).
   uint32_t edge = 0;
+  // A large case (Scale::Large) instead of one whose magnitude is drawn.
+  bool large = false;
+  // Every tensor packed with no slack, the count in the innermost dimension (CaseSize::LargePacked,
+  // HugePacked): what fast kernels take their vector and streaming paths on.
+  bool packed = false;
 };
 
 // A deterministic 64-bit generator (splitmix64) for the realize steps.
@@ -224,7 +229,9 @@ struct LayoutSpec {
 };
 // input_role: 0-stride broadcast dimensions are allowed (T.OUTPUT_OVERLAP forbids them on outputs).
 // A nonzero salt redraws the layout (kind, padding, slack) from the drawn one, for related cases.
-rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true, uint64_t salt = 0);
+// With `packed`, always packed with no slack (CaseSpec::packed).
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast = true, uint64_t salt = 0,
+                               bool packed = false);
 TensorDesc realize_layout(DataType type, const Sizes& sizes, const LayoutSpec& spec, bool input_role);
 // The tensor with every dimension but `dim` broadcast (0 strides) and `dim` packed: a huge input
 // that streams one long dimension from memory and binds only it.

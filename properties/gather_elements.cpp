@@ -122,7 +122,10 @@ void fill(const CaseSpec& spec, Case& c, const GatherData& data) {
 Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std::vector<GatherDim>& dims,
              uint32_t axis_choice, const SizeBudget& budget, const Magnitude& m, const Layouts& layouts,
              const GatherData& data) {
-  const uint32_t axis = axis_choice % static_cast<uint32_t>(dims.size());
+  // A large packed case gathers along the innermost dimension, where its count lies, half the time.
+  const uint32_t rank = static_cast<uint32_t>(dims.size());
+  const uint32_t axis =
+      spec.packed && m.scale == Scale::Large && axis_choice % 2 == 0 ? rank - 1 : axis_choice % rank;
   Case c;
   switch (m.scale) {
     case Scale::Ordinary:
@@ -153,9 +156,9 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, gather_dim_gen()), raw(8),
       budget_gen(), magnitude_gen(spec),
-      rc::gen::construct<Layouts>(layout_gen(true, broadcast, spec.layout_salt),
-                                  layout_gen(true, broadcast, spec.layout_salt),
-                                  layout_gen(false, true, spec.layout_salt)),
+      rc::gen::construct<Layouts>(layout_gen(true, broadcast, spec.layout_salt, spec.packed),
+                                  layout_gen(true, broadcast, spec.layout_salt, spec.packed),
+                                  layout_gen(false, true, spec.layout_salt, spec.packed)),
       rc::gen::construct<GatherData>(
           fill_gen(spec.mode, spec.data_salt), raw(),
           spec.allow_negative_indices ? rc::gen::arbitrary<bool>() : rc::gen::just(false)));

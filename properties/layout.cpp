@@ -32,7 +32,8 @@ std::vector<uint32_t> ordered_strides(const Sizes& sizes, const std::vector<size
 
 }  // namespace
 
-rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast, uint64_t salt) {
+rc::Gen<LayoutSpec> layout_gen(bool input_role, bool allow_broadcast, uint64_t salt, bool packed) {
+  if (packed) return rc::gen::just(LayoutSpec{});
   const bool broadcast = input_role && allow_broadcast;
   auto kind = broadcast
                   ? rc::gen::weightedElement<uint8_t>(

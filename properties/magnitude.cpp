@@ -17,6 +17,7 @@ constexpr uint32_t kMinLargeExponent = 7;
 // Beyond 2^17 elements at rapidcheck's size 25 (the quick budget) and above; smaller cases below,
 // so that a family's small member stays small.
 constexpr uint32_t kMaxLargeExponent = 18;
+constexpr int kLargePackedSize = 18;
 
 // The edges of the integer widths a descriptor field or an index may be held in: a value past
 // 2^8, 2^15 or 2^16 wraps in a uint8, an int16 or a uint16 field; an extent of 2^17 holds offsets
@@ -51,14 +52,20 @@ rc::Gen<uint32_t> huge_halvings() {
 }
 
 rc::Gen<Magnitude> magnitude_gen(const CaseSpec& spec) {
-  const bool huge = spec.huge;
-  const uint32_t edge = huge ? 0 : spec.edge;
-  return rc::gen::withSize([huge, edge](int size) {
-    auto scale = huge   ? huge_scale()
-                 : edge ? rc::gen::just(Scale::Sparse)
-                        : rc::gen::weightedElement<Scale>(
+  const bool huge = spec.huge, large = spec.large && !huge, packed = spec.packed;
+  const uint32_t edge = huge || large ? 0 : spec.edge;
+  return rc::gen::withSize([huge, large, packed, edge](int size) {
+    auto scale = huge    ? huge_scale()
+                 : large ? rc::gen::just(Scale::Large)
+                 : edge  ? rc::gen::just(Scale::Sparse)
+                         : rc::gen::weightedElement<Scale>(
                               {{kOrdinaryWeight, Scale::Ordinary}, {1, Scale::Large}, {1, Scale::Sparse}});
-    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), full_raw(), rc::gen::just(size),
+    // A packed case's count lies in the innermost dimension (an even split, shape_near_power).
+    auto split = packed ? rc::gen::map(full_raw(), [](uint32_t s) { return s & ~1u; }) : full_raw();
+    // A large packed case (one per cell) stops at 2^16 elements (max_large_exponent at size 18):
+    // past the vector widths and the thread shares, at a sixth of the cost of 2^18.
+    const int bound = large ? std::min(size, kLargePackedSize) : size;
+    return rc::gen::construct<Magnitude>(scale, full_raw(), full_raw(), split, rc::gen::just(bound),
                                          huge ? huge_halvings() : rc::gen::just(0u), rc::gen::just(edge));
   });
 }

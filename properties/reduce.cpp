@@ -151,7 +151,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       },
       type_gen(s.data_type, in_types), out_type, ranked(ranks, reduce_dim_gen()),
       rc::gen::construct<AxisOrder>(rc::gen::arbitrary<bool>(), raw()), budget_gen(), magnitude_gen(s),
-      layout_gen(true, broadcast, s.layout_salt), layout_gen(false, true, s.layout_salt),
+      layout_gen(true, broadcast, s.layout_salt, s.packed), layout_gen(false, true, s.layout_salt, s.packed),
       fill_gen(s.mode, s.data_salt));
 }
 

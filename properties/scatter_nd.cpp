@@ -39,10 +39,11 @@ rc::Gen<ScatterData> scatter_data_gen(const CaseSpec& spec) {
 struct Layouts {
   LayoutSpec input, indices, updates, output;
 };
-rc::Gen<Layouts> layouts_gen(bool broadcast, uint64_t salt) {
+rc::Gen<Layouts> layouts_gen(bool broadcast, uint64_t salt, bool packed) {
   // A broadcast indices layout would repeat tuples (SCATTERND.DUPLICATE): indices never broadcast.
-  return rc::gen::construct<Layouts>(layout_gen(true, broadcast, salt), layout_gen(true, false, salt),
-                                     layout_gen(true, broadcast, salt), layout_gen(false, true, salt));
+  return rc::gen::construct<Layouts>(
+      layout_gen(true, broadcast, salt, packed), layout_gen(true, false, salt, packed),
+      layout_gen(true, broadcast, salt, packed), layout_gen(false, true, salt, packed));
 }
 
 // The meaningful input sizes (the last `count` input dimensions) at the case's scale.
@@ -132,7 +133,7 @@ Case realize(const CaseSpec& spec, DataType type, DataType index_type, const std
   d.input = realize_layout(type, in_sizes, layouts.input, true);
   // A huge case's input binds its largest dimension alone (as windows.cpp's): the output passes the
   // cache within what a case may cost, and the copy into it reads rows from memory.
-  if (m.scale == Scale::Huge)
+  if (m.scale == Scale::Huge && !spec.packed)
     d.input = broadcast_except(
         d.input, static_cast<size_t>(std::max_element(in_sizes.begin(), in_sizes.end()) - in_sizes.begin()));
   d.indices = realize_layout(index_type, idx_sizes, layouts.indices, true);
@@ -200,7 +201,7 @@ rc::Gen<Case> valid(const CaseSpec& spec) {
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::UPDATES, Role::OUTPUT})),
       type_gen(spec.index_type, role_types(spec, Role::INDICES)), ranked(ranks, scatter_dim_gen()),
       scatter_shape_gen(), budget_gen(), magnitude_gen(spec),
-      layouts_gen(spec.allow_broadcast_inputs, spec.layout_salt), scatter_data_gen(spec));
+      layouts_gen(spec.allow_broadcast_inputs, spec.layout_salt, spec.packed), scatter_data_gen(spec));
 }
 
 }  // namespace

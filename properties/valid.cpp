@@ -48,7 +48,10 @@ rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops) {
 rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
                                   Variation variation, CaseSize size) {
   CaseSpec spec;
-  spec.huge = size == CaseSize::Huge;
+  spec.huge = size == CaseSize::Huge || size == CaseSize::HugePacked;
+  spec.large = size == CaseSize::LargePacked;
+  spec.packed = size == CaseSize::LargePacked || size == CaseSize::HugePacked;
+  if (spec.packed) spec.allow_broadcast_inputs = false;
   spec.edge = edge_exponent(size);
   // A width-edge case reads distinct values along every dimension: over a broadcast one, a
   // position read wrapped would read the same value.
@@ -92,8 +95,11 @@ rc::Gen<Case> at_level(rc::Gen<Case> gen, FeatureLevel level) {
 std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind>& ops, int per_operator) {
   // A streaming kernel's head and tail are counted in bytes and words: a bug in them shows with
   // the element sizes whose counts are not already multiples of the word. So the cells go round
-  // the element sizes, widest first.
-  constexpr size_t kElementSizes[] = {8, 4, 2, 1};
+  // the element sizes.
+  // 8 and 1 first: the widest and the one whose heads and tails take every byte offset. REDUCE
+  // reads its input past the caches, where kernels of 4-byte types switch (reduce_width.h in the
+  // optimized backend): 4 first.
+  constexpr size_t kMovementSizes[] = {8, 1, 4, 2}, kReduceSizes[] = {4, 1, 8, 2};
   // Among cells of one element size, lower first: for REDUCE, SUM, MAX and MIN (the functions
   // that stream) first.
   auto priority = [](const SupportCell& c) {
@@ -106,11 +112,12 @@ std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind
   auto rank_order = [](uint32_t rank) { return rank == 1 ? 9u : rank; };
   std::vector<SupportCell> out;
   for (OpKind op : ops_at(level, ops)) {
-    std::vector<std::vector<SupportCell>> by_size(std::size(kElementSizes));
+    const auto& sizes = op == OpKind::REDUCE ? kReduceSizes : kMovementSizes;
+    std::vector<std::vector<SupportCell>> by_size(std::size(sizes));
     for (const SupportCell& c : support_cells(level))
       if (c.op == op && c.role == Role::INPUT)
-        for (size_t k = 0; k < std::size(kElementSizes); ++k)
-          if (element_size(c.type) == kElementSizes[k]) by_size[k].push_back(c);
+        for (size_t k = 0; k < std::size(sizes); ++k)
+          if (element_size(c.type) == sizes[k]) by_size[k].push_back(c);
     for (auto& cells : by_size)
       std::stable_sort(cells.begin(), cells.end(), [&](const SupportCell& a, const SupportCell& b) {
         return std::pair(priority(a), rank_order(a.rank)) < std::pair(priority(b), rank_order(b.rank));

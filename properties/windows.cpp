@@ -183,7 +183,7 @@ Case realize(const CaseSpec& spec, const WindowOperator& op, DataType type,
     case Scale::Huge:
       return filled(huge_case((huge_elements(type) >> m.halvings) - m.nudge % 61, [&](uint64_t elements) {
         return describe_dims(spec, op, type, huge_dims(op, choices, m, elements), in_layout, out_layout,
-                             true);
+                             !spec.packed);
       }));
   }
   return filled(describe_dims(spec, op, type, ordinary_dims(op, choices, budget), in_layout, out_layout));
@@ -225,8 +225,8 @@ rc::Gen<Case> window_case(const CaseSpec& spec, const WindowOperator& op) {
       },
       type_gen(spec.data_type, common_types(spec, {Role::INPUT, Role::OUTPUT})),
       ranked(ranks, window_choice_gen()), budget_gen(), magnitude_gen(spec),
-      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt),
-      layout_gen(false, true, spec.layout_salt), fill_gen(spec.mode, spec.data_salt));
+      layout_gen(true, spec.allow_broadcast_inputs, spec.layout_salt, spec.packed),
+      layout_gen(false, true, spec.layout_salt, spec.packed), fill_gen(spec.mode, spec.data_salt));
 }
 
 }  // namespace dmlcert::props

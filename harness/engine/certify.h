@@ -27,12 +27,18 @@ struct Budget {
   double per_lower_cell = 1;
   int per_lower_rule = 1;
   // Cells per operator whose cases are also asked huge (props::huge_cells): tens of MiB, past the
-  // caches, where fast kernels switch to streaming stores; the element sizes 8, 4, 2 and 1 in turn.
+  // caches, where fast kernels switch to streaming stores; the element sizes 8, 1, 4 and 2 in turn
+  // (REDUCE: 4, 1, 8 and 2),
+  // every other one packed (props::CaseSize::HugePacked).
   int huge_per_operator = 0;
   // Cases per cell at the edge of an integer width (props::CaseSize::PastUint8 ...): one dimension
   // just past 2^8, 2^15 or 2^16, and the positions the answer depends on past it. With one, the
   // edges go round the ranks; with three, every cell meets each.
   int width_edges_per_cell = 0;
+  // Large cases per cell (2^7 to 2^18 elements) in the layout fast kernels take their vector paths
+  // on (props::CaseSize::LargePacked): every tensor packed with no slack, the count innermost; the
+  // data modes in turn.
+  int large_packed_per_cell = 0;
   // The wall time a run of this budget may take, however slow or crashy the backend (the default
   // of --time-limit): at the bound it stops, its reports say what did not run and why. Several
   // times what the budget takes on two cores, and for quick under 10 minutes with the time to

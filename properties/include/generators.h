@@ -55,7 +55,13 @@ struct Variation {
 // wraps there), with the positions the answer depends on past it too (a read offset, an index, a
 // tuple component, an ARGMAX's answer), over inputs with no broadcast dimension, so that a
 // wrapped position reads another value. It costs that one dimension: at most 2^16 + 64 elements.
-enum class CaseSize { Drawn, Huge, PastUint8, PastInt16, PastUint16 };
+//
+// The packed sizes are the layout fast kernels take their vector and streaming paths on: every
+// tensor packed row-major with no slack past its last element, so that a last partial vector
+// (an unmasked tail) ends past the binding, and no input broadcast, so that a copy can be one
+// stream. Large-packed: large (2^7 to 2^18 elements), the count in the innermost dimension (for
+// GATHER_ELEMENTS, gathered along it half the time); huge-packed: huge, the input read in full.
+enum class CaseSize { Drawn, Huge, PastUint8, PastInt16, PastUint16, LargePacked, HugePacked };
 inline constexpr CaseSize kWidthEdgeSizes[] = {CaseSize::PastUint8, CaseSize::PastInt16,
                                                CaseSize::PastUint16};
 // The exponent of a width-edge size (8, 15 or 16), 0 for the others.
@@ -67,8 +73,8 @@ rc::Gen<Case> valid_case(FeatureLevel level, std::vector<OpKind> ops = {});
 rc::Gen<Case> valid_case_for_cell(const SupportCell& cell, FeatureLevel level, DataMode mode,
                                   Variation variation = {}, CaseSize size = CaseSize::Drawn);
 // The cells of `level` (of the operators in `ops`, all when empty) a certification asks for huge
-// cases, `per_operator` of each operator: the element sizes 8, 4, 2 and 1 in turn (a streaming
-// kernel's head and tail count bytes and words), rank 2 first; for REDUCE, SUM, MAX and MIN first.
+// cases, `per_operator` of each operator: the element sizes 8, 1, 4 and 2 (REDUCE: 4, 1, 8, 2) in turn (a
+// streaming kernel's head and tail count bytes and words), rank 2 first; for REDUCE, SUM, MAX and MIN first.
 std::vector<SupportCell> huge_cells(FeatureLevel level, const std::vector<OpKind>& ops, int per_operator);
 // The cases of `gen` asked at another feature level: the same descriptor and data, classified
 // there by the validator (valid, invalid or class U; `expect` and `violates` say which).
