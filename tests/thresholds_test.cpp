@@ -27,7 +27,7 @@
 #include "optimized/optimized.h"
 #include "optimized/reduce_engine.h"
 #include "optimized/reduce_width.h"
-#include "scratch_dir.h"
+#include "recorded_quick_plan.h"
 
 namespace dmlcert {
 namespace {
@@ -254,19 +254,6 @@ class RecordingBackend final : public Backend {
   Tally& tally_;
 };
 
-// Expects what the harness fills every output byte with before a call (case_buffers.h): the
-// recording backend leaves it there. Class U cases admit anything.
-class FillOracle final : public Oracle {
- public:
-  std::optional<std::vector<Bytes>> admissible_outputs(const Case& c, const Classification& cls,
-                                                       std::string*) override {
-    if (cls.case_class != CaseClass::Valid) return std::vector<Bytes>{};
-    const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
-    return std::vector<Bytes>{
-        Bytes(element_count(out.sizes).value_or(0) * element_size(out.type), kOutputFill)};
-  }
-};
-
 // The thresholds a quick certification at 5_0 must reach on both sides. Rows that only apply to
 // some CPUs (the 8-wide gathers, the 16-byte REDUCE kernels) are asked where they apply.
 const char* const kThresholds[] = {
@@ -308,23 +295,10 @@ TEST(Thresholds, AQuickCertificationReachesBothSidesOfEveryThresholdOfTheOptimiz
   if (!test::kOptimized) GTEST_SKIP() << "an optimized build's test";
   // The thread shares of two threads, as on the two cores the quick budget is calibrated on.
   opt::set_thread_count(2);
-  const auto dir = test::scratch_dir("thresholds_test");
-  engine::CertifyOptions o;
-  o.backend = "recording";
-  o.level = FeatureLevel::L5_0;
-  o.budget = *engine::budget_named("quick");
-  o.jobs = 2;
-  o.engine.backend_spec = "recording";
-  o.engine.program = "dmlcert";
-  o.engine.repro_dir = dir.string();
-  // No in-flight file: it holds each case while a backend in this process could crash, and this
-  // one cannot (writing every case's JSON would cost more than the run).
-  o.engine.isolated = true;
   Tally tally;
-  FillOracle oracle;
   std::string error;
-  const auto report = engine::run_certification(
-      o, [&] { return std::make_unique<RecordingBackend>(tally); }, oracle, &error);
+  const auto report = test::certify_quick_plan(
+      "thresholds_test", [&] { return std::make_unique<RecordingBackend>(tally); }, &error);
   ASSERT_TRUE(report) << error;
   ASSERT_TRUE(report->failures.empty())
       << report->failures.front().id.to_string() << ": " << report->failures.front().detail;

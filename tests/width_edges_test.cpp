@@ -11,20 +11,18 @@
 //   of the expected answer itself.
 //
 // The certification is the real one (the quick budget's plan, generators and seeds), in-process,
-// against a backend that only records; the oracle expects the harness's fill, as in
-// thresholds_test.cpp.
+// against a backend that only records (recorded_quick_plan.h).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <mutex>
 
 #include "build_kind.h"
-#include "certify.h"
 #include "dmlcert/indices.h"
 #include "dmlcert/tensor.h"
 #include "dmlcert/validate.h"
+#include "recorded_quick_plan.h"
 #include "reference/reference.h"
-#include "scratch_dir.h"
 
 namespace dmlcert {
 namespace {
@@ -77,9 +75,7 @@ void note_gather_elements(Reach& r, const GatherElementsDesc& d, FeatureLevel le
   const bool negative = negative_indices_allowed(d.indices.type, level);
   const auto strides = effective_strides(d.indices);
   uint64_t top = 0;
-  for_each_coord(d.indices.sizes, [&](const Coord& c) {
-    uint64_t at = 0;
-    for (size_t i = 0; i < c.size(); ++i) at += c[i] * strides[i];
+  for_each_offset(d.indices.sizes, strides, [&](uint64_t at) {
     const auto v = integer_value(d.indices.type, b.indices.data + at * element_size(d.indices.type));
     if (const auto p = v ? resolve_index(*v, extent, negative) : std::nullopt)
       top = std::max<uint64_t>(top, *p);
@@ -91,11 +87,8 @@ void note_gather_elements(Reach& r, const GatherElementsDesc& d, FeatureLevel le
 void note_scatter_nd(Reach& r, const ScatterNdDesc& d, const Bindings& b) {
   const auto strides = effective_strides(d.indices);
   uint64_t top = 0;
-  for_each_coord(d.indices.sizes, [&](const Coord& c) {
-    uint64_t at = 0;
-    for (size_t i = 0; i < c.size(); ++i) at += c[i] * strides[i];
-    top = std::max(top, element_at(d.indices.type, b.indices, at));
-  });
+  for_each_offset(d.indices.sizes, strides,
+                  [&](uint64_t at) { top = std::max(top, element_at(d.indices.type, b.indices, at)); });
   r.note(key("SCATTER_ND", d.input.type), top);
   r.note(key("SCATTER_ND", d.indices.type) + " indices", top);
 }
@@ -144,34 +137,12 @@ class RecordingBackend final : public Backend {
   Reach& reach_;
 };
 
-class FillOracle final : public Oracle {
- public:
-  std::optional<std::vector<Bytes>> admissible_outputs(const Case& c, const Classification& cls,
-                                                       std::string*) override {
-    if (cls.case_class != CaseClass::Valid) return std::vector<Bytes>{};
-    const TensorDesc& out = *tensor(c.op, Role::OUTPUT);
-    return std::vector<Bytes>{
-        Bytes(element_count(out.sizes).value_or(0) * element_size(out.type), kOutputFill)};
-  }
-};
-
 TEST(WidthEdges, AQuickCertificationAsksPositionsPastEachNarrowWidthForEveryOperatorAndType) {
   if (!test::kOptimized) GTEST_SKIP() << "an optimized build's test";
-  const auto dir = test::scratch_dir("width_edges_test");
-  engine::CertifyOptions o;
-  o.backend = "recording";
-  o.level = FeatureLevel::L5_0;
-  o.budget = *engine::budget_named("quick");
-  o.jobs = 2;
-  o.engine.backend_spec = "recording";
-  o.engine.program = "dmlcert";
-  o.engine.repro_dir = dir.string();
-  o.engine.isolated = true;
   Reach reach;
-  FillOracle oracle;
   std::string error;
-  const auto report = engine::run_certification(
-      o, [&] { return std::make_unique<RecordingBackend>(reach); }, oracle, &error);
+  const auto report = test::certify_quick_plan(
+      "width_edges_test", [&] { return std::make_unique<RecordingBackend>(reach); }, &error);
   ASSERT_TRUE(report) << error;
   std::string missing;
   for (const auto& [k, top] : reach.tops())
