@@ -657,94 +657,6 @@ void expect_float_sum_runs(const std::string& isa) {
   expect_column_rows_run<Kernels, SquareSumD>(kSumSquareOp, isa);
 }
 
-// lanes_rows, the rows engine's kernel for Kernels::kLaneRows rows of a matrix read side by side:
-// each row's lanes end as lanes() leaves them (bitwise, from a state of earlier segments), for the
-// float sums (rounding data) and for ops whose accumulator is the input type.
-template <class Kernels, class Op>
-void expect_lanes_rows_match_lanes(const std::string& isa, const char* op_name) {
-  using In = typename Op::In;
-  using Acc = typename Op::Acc;
-  constexpr int L = Kernels::kLanes, R = Kernels::kLaneRows;
-  for (const FloatSumLength& c : kFloatSumLengths) {
-    SCOPED_TRACE(isa + " " + op_name + ": " + c.name);
-    std::vector<std::vector<In>> x(R, std::vector<In>(c.n));
-    for (int r = 0; r < R; ++r) {
-      const std::vector<float> f = rounding_data(c.n, static_cast<uint32_t>(c.n * R + r));
-      for (size_t i = 0; i < c.n; ++i)
-        x[r][i] = std::is_floating_point_v<In> ? static_cast<In>(f[i])
-                                               : static_cast<In>(static_cast<int64_t>(4096 * f[i]));
-    }
-    Acc acc[R][L], want[R][L];
-    const optimized::unaligned_t<In>* rows[R];
-    Acc* accs[R];
-    for (int r = 0; r < R; ++r) {
-      for (int l = 0; l < L; ++l) acc[r][l] = want[r][l] = static_cast<Acc>(l % 5);
-      rows[r] = reinterpret_cast<const optimized::unaligned_t<In>*>(x[r].data());
-      accs[r] = acc[r];
-      Kernels::template lanes<Op>(rows[r], c.n, want[r]);
-    }
-    Kernels::template lanes_rows<Op>(rows, c.n, accs);
-    for (int r = 0; r < R; ++r) EXPECT_EQ(std::memcmp(acc[r], want[r], sizeof acc[r]), 0) << "row " << r;
-  }
-}
-
-TEST(OptimizedKernels, RowsReadSideBySideEndAsRowsReadOneByOneOnEveryInstructionSet) {
-  on_every_instruction_set([](auto kernels, const std::string& isa) {
-    using K = typename decltype(kernels)::type;
-    using namespace optimized::ops;
-    expect_lanes_rows_match_lanes<K, SumD>(isa, "SUM");
-    expect_lanes_rows_match_lanes<K, AbsSumD>(isa, "L1");
-    expect_lanes_rows_match_lanes<K, SquareSumD>(isa, "SUM_SQUARE");
-    expect_lanes_rows_match_lanes<K, MaxV<float>>(isa, "MAX");
-    expect_lanes_rows_match_lanes<K, SumW<int32_t>>(isa, "INT32 SUM");
-    expect_lanes_rows_match_lanes<K, MinV<int8_t>>(isa, "INT8 MIN");
-  });
-}
-
-// lanes_f16_rows, the rows engine's kernel for FLOAT16 rows read side by side: each row's lanes end
-// as lanes_f16() leaves them, bitwise, on every instruction set that converts as it loads.
-template <class Kernels, class Op>
-void expect_lanes_f16_rows_match_lanes_f16(const std::string& isa, const char* op_name) {
-  using Acc = typename Op::Acc;
-  constexpr int L = Kernels::kLanes, R = Kernels::kLaneRows;
-  for (const FloatSumLength& c : kFloatSumLengths) {
-    SCOPED_TRACE(isa + " " + op_name + ": " + c.name);
-    std::vector<std::vector<uint16_t>> x(R, std::vector<uint16_t>(c.n));
-    for (int r = 0; r < R; ++r) {
-      const std::vector<float> f = rounding_data(c.n, static_cast<uint32_t>(c.n * R + r));
-      for (size_t i = 0; i < c.n; ++i) {
-        const half h = round_to_half(f[i]);
-        std::memcpy(&x[r][i], &h, sizeof(uint16_t));
-      }
-    }
-    Acc acc[R][L], want[R][L];
-    const optimized::u16u* rows[R];
-    Acc* accs[R];
-    for (int r = 0; r < R; ++r) {
-      for (int l = 0; l < L; ++l) acc[r][l] = want[r][l] = static_cast<Acc>(l % 5);
-      rows[r] = reinterpret_cast<const optimized::u16u*>(x[r].data());
-      accs[r] = acc[r];
-      ASSERT_TRUE(Kernels::template lanes_f16<Op>(rows[r], c.n, want[r]));
-    }
-    ASSERT_TRUE(Kernels::template lanes_f16_rows<Op>(rows, c.n, accs));
-    for (int r = 0; r < R; ++r) EXPECT_EQ(std::memcmp(acc[r], want[r], sizeof acc[r]), 0) << "row " << r;
-  }
-}
-
-TEST(OptimizedKernels, Float16RowsReadSideBySideEndAsRowsReadOneByOne) {
-  on_every_instruction_set([](auto kernels, const std::string& isa) {
-    using K = typename decltype(kernels)::type;
-    using namespace optimized::ops;
-    if constexpr (K::kF16Rows) {
-      expect_lanes_f16_rows_match_lanes_f16<K, SumD>(isa, "SUM");
-      expect_lanes_f16_rows_match_lanes_f16<K, SquareSumD>(isa, "SUM_SQUARE");
-      expect_lanes_f16_rows_match_lanes_f16<K, MaxV<float>>(isa, "MAX");
-    } else {
-      EXPECT_FALSE(K::template lanes_f16_rows<SumD>(nullptr, 0, nullptr)) << isa;
-    }
-  });
-}
-
 TEST(OptimizedKernels, Float32SumsAddFloatRunsIntoDoubleLanesOnEveryInstructionSet) {
   on_every_instruction_set([](auto kernels, const std::string& isa) {
     expect_float_sum_runs<typename decltype(kernels)::type>(isa);
@@ -778,9 +690,8 @@ TEST(OptimizedLayouts, ColumnSumsOfGatheredRowsMatchRowsReadInPlaceBitwise) {
   }
 }
 
-// A sum over many blocks of one output reads its full blocks K::kLaneRows at a time where they lie
-// in one contiguous run, and a thread takes them from its own range of (output, block) items: with
-// 1 thread four blocks at a time, with 2 and 3 threads in other groups or one by one. 40 rows of
+// A sum over many blocks of one output computes its blocks in parallel, each thread from its own
+// range of (output, block) items, and folds them afterwards in block order. 40 rows of
 // 4100 are 5 full blocks of 32768 elements and a short one. Every thread count gives the same bits
 // (rounding data, for the float sums), and the INT32 sum is exact, so that a block read from the
 // wrong elements shows even where every thread count reads it alike.

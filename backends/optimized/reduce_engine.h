@@ -145,22 +145,6 @@ struct ValueReducer {
   static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template lanes<Op>(x, n, l.a);
   }
-  // Whether the rows engine reads K::kLaneRows outputs' rows side by side (add_rows). Not for the
-  // product of float data, whose double lanes would take twice the registers of the float ones.
-  static constexpr bool kSideBySide =
-      Op::kVector && (!std::is_same_v<ops::run_t<Op>, Acc> || sizeof(Acc) == sizeof(In));
-  template <class K>
-  static void add_rows(Lanes* const* l, const unaligned_t<In>* const* x, size_t n) {
-    Acc* acc[K::kLaneRows];
-    for (int k = 0; k < K::kLaneRows; ++k) acc[k] = l[k]->a;
-    K::template lanes_rows<Op>(x, n, acc);
-  }
-  template <class K>
-  static bool add_rows_f16(Lanes* const* l, const u16u* const* x, size_t n) {
-    Acc* acc[K::kLaneRows];
-    for (int k = 0; k < K::kLaneRows; ++k) acc[k] = l[k]->a;
-    return K::template lanes_f16_rows<Op>(x, n, acc);
-  }
   template <class K>
   static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
@@ -187,7 +171,6 @@ struct ValueReducer {
 template <class T, class Cmp>
 struct ArgReducer {
   using In = T;
-  static constexpr bool kSideBySide = false;
   struct State {
     T v;
     uint32_t i;
@@ -254,7 +237,6 @@ struct ArgReducer {
 // engine take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
   using In = float;
-  static constexpr bool kSideBySide = false;
   struct State {
     double m = -std::numeric_limits<double>::infinity();  // no element yet
     double s = 0;
@@ -369,21 +351,18 @@ struct Engine {
     const uint64_t blocks = (p.n + kBlock - 1) / kBlock;
     const uint64_t bytes = p.n * p.outputs * p.in_bytes;
     const unsigned threads = pool().size();
-    // Each output's elements one contiguous run of the input (rows of a matrix reduced along them,
-    // or all of a packed tensor): K::kLaneRows outputs, or blocks, at a time, read side by side
-    // (Kernels::lanes_rows).
-    // FLOAT16 where the kernels convert as they load (Kernels::lanes_f16_rows).
-    const bool side_by_side = R::kSideBySide && p.run.size == p.n && p.run.stride[0] == 1 &&
-                              (p.in_type != DataType::FLOAT16 || K::kF16Rows);
+    // Each thread reads its outputs one after another: one stream per core. Reading four rows side
+    // by side, four streams per core, had been measured faster on a host busy with other work; on
+    // a quiet two-core AMD EPYC (Zen 4, 32 MiB L3) it was slower on every row workload of
+    // dmlcert_bench (two alternated runs of 3 rounds each, opt/read_hw side by side / one by one):
+    // FLOAT32 SUM from memory 0.77-0.84 / 0.91-0.93, INT32 SUM 0.74-0.76 / 0.97-1.03, MAX
+    // 0.85-0.94 / 0.97-1.00, L2 0.76-0.82 / 0.94-1.00, FLOAT16 SUM 0.74-0.81 / 0.99-1.03, and with one
+    // thread the 64 MiB FLOAT32 SUM read 0.55-0.60 / 0.88-0.89 (libtorch, which reads one row at a
+    // time, 1.2 times faster / 0.9 times as fast). Four streams 16 KiB apart meet in the same L1
+    // sets, and each is too short (a row) for the prefetchers to run ahead of it.
     if (blocks == 1 || p.outputs >= 4 * uint64_t{threads}) {
       parallel_for(p.outputs, bytes, [&](uint64_t begin, uint64_t end) {
         std::vector<In> buf(kSegment);
-        if constexpr (R::kSideBySide) {
-          if (side_by_side && blocks == 1) {
-            rows_side_by_side(begin, end, finish, buf.data());
-            return;
-          }
-        }
         for_each_outer(p.kept, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) {
           State s = block_state(off[0], 0, buf.data());
           for (uint64_t blk = 1; blk < blocks; ++blk) s = R::combine(s, block_state(off[0], blk, buf.data()));
@@ -396,12 +375,6 @@ struct Engine {
     std::vector<State> states(p.outputs * blocks);
     parallel_for(p.outputs * blocks, bytes, [&](uint64_t begin, uint64_t end) {
       std::vector<In> buf(kSegment);
-      if constexpr (R::kSideBySide) {
-        if (side_by_side) {
-          blocks_side_by_side(begin, end, blocks, states.data(), buf.data());
-          return;
-        }
-      }
       for (uint64_t item = begin; item < end; ++item)
         for_each_outer(p.kept, item / blocks, item / blocks + 1,
                        [&](const std::array<int64_t, kMaxStreams>& off) {
@@ -415,79 +388,6 @@ struct Engine {
       finish(s, off[0], out + off[1] * static_cast<int64_t>(p.out_bytes));
       ++o;
     });
-  }
-
-  // Rows engine, where every output reduces one contiguous run of p.n elements: the states of
-  // K::kLaneRows runs of n elements each, starting at input element offsets `first`, read side by
-  // side (R::add_rows). Each is the state block_state() gives the same elements (the same runs of
-  // the same lanes, in the same order): a whole output (n = p.n, one block) or a full block.
-  void states_side_by_side(const int64_t* first, uint64_t n, State* states) const {
-    constexpr int kRows = K::kLaneRows;
-    typename R::Lanes lanes[kRows];
-    typename R::Lanes* l[kRows];
-    const unaligned_t<In>* x[kRows];
-    const u16u* h[kRows];
-    for (int k = 0; k < kRows; ++k) {
-      l[k] = &lanes[k];
-      x[k] = reinterpret_cast<const unaligned_t<In>*>(in + first[k] * static_cast<int64_t>(p.in_bytes));
-      h[k] = reinterpret_cast<const u16u*>(x[k]);
-    }
-    if (p.in_type == DataType::FLOAT16)
-      R::template add_rows_f16<K>(l, h, n);  // true: side_by_side holds only where K::kF16Rows
-    else
-      R::template add_rows<K>(l, x, n);
-    for (int k = 0; k < kRows; ++k) states[k] = R::fold(lanes[k]);
-  }
-
-  // Outputs [begin, end) of a call of one block per output: K::kLaneRows at a time, the rest one
-  // by one.
-  template <class Finish>
-  void rows_side_by_side(uint64_t begin, uint64_t end, Finish& finish, In* buf) const {
-    constexpr int kRows = K::kLaneRows;
-    std::array<int64_t, kMaxStreams> offs[kRows];
-    int pending = 0;
-    for_each_outer(p.kept, begin, end, [&](const std::array<int64_t, kMaxStreams>& off) {
-      offs[pending++] = off;
-      if (pending < kRows) return;
-      pending = 0;
-      int64_t first[kRows];
-      State states[kRows];
-      for (int k = 0; k < kRows; ++k) first[k] = offs[k][0];
-      states_side_by_side(first, p.n, states);
-      for (int k = 0; k < kRows; ++k)
-        finish(states[k], offs[k][0], out + offs[k][1] * static_cast<int64_t>(p.out_bytes));
-    });
-    for (int k = 0; k < pending; ++k)
-      finish(block_state(offs[k][0], 0, buf), offs[k][0],
-             out + offs[k][1] * static_cast<int64_t>(p.out_bytes));
-  }
-
-  // Items [begin, end) of the few-outputs path ((output, block) pairs, block fastest): the full
-  // blocks K::kLaneRows at a time, a last short block one by one.
-  void blocks_side_by_side(uint64_t begin, uint64_t end, uint64_t blocks, State* states, In* buf) const {
-    constexpr int kRows = K::kLaneRows;
-    int64_t first[kRows];
-    uint64_t items[kRows];
-    int pending = 0;
-    for (uint64_t item = begin; item < end; ++item) {
-      const uint64_t blk = item % blocks;
-      for_each_outer(p.kept, item / blocks, item / blocks + 1,
-                     [&](const std::array<int64_t, kMaxStreams>& off) {
-                       if ((blk + 1) * kBlock > p.n) {
-                         states[item] = block_state(off[0], blk, buf);
-                         return;
-                       }
-                       first[pending] = off[0] + static_cast<int64_t>(blk * kBlock);
-                       items[pending++] = item;
-                     });
-      if (pending < kRows) continue;
-      pending = 0;
-      State got[kRows];
-      states_side_by_side(first, std::min(kBlock, p.n), got);  // kBlock, as a run-time value: GCC 12
-                                                               // warns of a tail loop it cannot reach
-      for (int k = 0; k < kRows; ++k) states[items[k]] = got[k];
-    }
-    for (int k = 0; k < pending; ++k) states[items[k]] = block_state(first[k], 0, buf);
   }
 
   // Columns engine: the reduced coordinates are cut into fixed blocks of kColumnBlock; each block
