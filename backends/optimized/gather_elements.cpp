@@ -105,7 +105,7 @@ constexpr uint64_t kStreamingStoreBytes = uint64_t{4} << 20;
 // 1024 elements (4 KiB) and not 4096: a 4096-element row of input and a 16 KiB buffer filled the
 // 32 KiB L1 between them. On a quiet 2-core AMD EPYC (Zen 4), gather_elements_axis1 read 0.20-0.21
 // of the streaming-copy roofline with 4096-element chunks and 0.27 with 1024 (two alternated runs
-// of 5 rounds; 512: 0.24-0.26).
+// of 5 rounds). AVX-512 gathers, 16 elements each, did no better (0.26-0.28 with 1024).
 constexpr uint64_t kGatherChunk = 1024;
 __attribute__((target("avx2"))) void gather_row_avx2(std::byte* out, const std::byte* row,
                                                      const std::byte* idx, int32_t d, bool is_signed,

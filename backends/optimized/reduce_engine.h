@@ -363,9 +363,9 @@ struct Engine {
     // dmlcert_bench (two alternated runs of 3 rounds each, opt/read_hw side by side / one by one):
     // FLOAT32 SUM from memory 0.77-0.84 / 0.91-0.93, INT32 SUM 0.74-0.76 / 0.97-1.03, MAX
     // 0.85-0.94 / 0.97-1.00, L2 0.76-0.82 / 0.94-1.00, FLOAT16 SUM 0.74-0.81 / 0.99-1.03, and with one
-    // thread the 64 MiB FLOAT32 SUM read 0.55-0.60 / 0.88-0.89 (libtorch, which reads one row at a
-    // time, 1.2 times faster / 0.9 times as fast). Four streams 16 KiB apart meet in the same L1
-    // sets, and each is too short (a row) for the prefetchers to run ahead of it.
+    // thread the 64 MiB FLOAT32 SUM read 0.55-0.60 / 0.88-0.89 (against libtorch, which reads one
+    // row at a time: 0.56-0.59 / 1.13-1.20). Four streams 16 KiB apart meet in the same L1 sets,
+    // and each is too short (a row) for the prefetchers to run ahead of it.
     if (blocks == 1 || p.outputs >= 4 * uint64_t{threads}) {
       parallel_for(p.outputs, bytes, [&](uint64_t begin, uint64_t end) {
         std::vector<In> buf(kSegment);
