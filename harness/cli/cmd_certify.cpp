@@ -200,7 +200,7 @@ void add_certify_command(CLI::App& app) {
   add_backend_option(*cmd, &args->backend);
   add_level_option(*cmd, &args->level, "Feature level to certify (1_0 ... 6_4)");
   cmd->add_option("--budget", args->budget,
-                  "How many cases: quick (about 128,000; 35 s on two cores), standard (about 720,000; "
+                  "How many cases: quick (about 128,000; 35 s on two cores), standard (about 730,000; "
                   "under three minutes), thorough (3.5 million; about fifteen minutes), or smoke (8,000 in "
                   "seconds, for the tests of a CI pipeline)")
       ->check(CLI::IsMember({"smoke", "quick", "standard", "thorough"}))
