@@ -55,9 +55,10 @@ uint64_t read_all(const std::byte* src, uint64_t bytes) {
     const uint64_t words = (e - b) / 8;
     for (uint64_t i = 0; i + 8 <= words; i += 8) {
       if constexpr (Prefetch) {
-        // The reduction kernels once prefetched this way (kernels.inc says why they no longer
-        // do), and a roofline that streams with less help than a kernel gets is no roof (FLOAT16
-        // SUM from memory ran at 1.15 of it without any). The far L2 prefetch made this the
+        // The reduction kernels prefetch this way where the CPU wants it (cpu.h:
+        // software_prefetch; kernels.inc has the figures), and a roofline that streams with less
+        // help than a kernel gets is no roof (FLOAT16 SUM from memory ran at 1.15 of it without
+        // any). The far L2 prefetch made this the
         // fastest of the read loops measured on one machine, from memory on two cores
         // (interleaved runs, 2 GB): L1 2 KiB and L2 4 KiB 25.4 GB/s (mean of 6), L2 at 8 KiB
         // instead 26.1, both L2 distances 26.4 (faster in 6 of 6 rounds); none 20-22; another L1

@@ -524,8 +524,9 @@ void expect_log_sum_exp_segments(const char* isa) {
     for (const auto& [at, v] : c.marked) x[at] = v;
     float max = 0;
     double sum = 0;
+    // With the software prefetch, which may reach past the array and must change nothing.
     const bool accepted =
-        Kernels::log_sum_exp(reinterpret_cast<const optimized::f32u*>(x.data()), x.size(), &max, &sum);
+        Kernels::log_sum_exp(reinterpret_cast<const optimized::f32u*>(x.data()), x.size(), &max, &sum, true);
     ASSERT_EQ(accepted, c.accepted);
     if (!accepted) continue;
     const long double m = *std::max_element(x.begin(), x.end());
@@ -540,7 +541,7 @@ void expect_log_sum_exp_segments(const char* isa) {
   float max = 0;
   double sum = 1;
   if (Kernels::log_sum_exp(reinterpret_cast<const optimized::f32u*>(minus_inf.data()), minus_inf.size(), &max,
-                           &sum)) {
+                           &sum, false)) {
     EXPECT_EQ(max, -kInf) << isa;
     EXPECT_EQ(sum, 0.0) << isa;
   }
@@ -616,8 +617,9 @@ void expect_lanes_runs(const FloatSumOp& op, const std::string& isa) {
     double acc[L], want[L];
     for (int l = 0; l < L; ++l) acc[l] = want[l] = 0.25 * l;  // a state from earlier segments
     const auto* data = reinterpret_cast<const optimized::f32u*>(x.data());
-    Kernels::template lanes<Op>(data, split, acc);
-    Kernels::template lanes<Op>(data + split, c.n - split, acc);
+    // One half without the software prefetch and one with it: a prefetch changes no bit.
+    Kernels::template lanes<Op>(data, split, acc, false);
+    Kernels::template lanes<Op>(data + split, c.n - split, acc, true);
     lanes_model(op, x.data(), split, Kernels::kRunSteps, want);
     lanes_model(op, x.data() + split, c.n - split, Kernels::kRunSteps, want);
     for (int l = 0; l < L; ++l)
@@ -819,9 +821,10 @@ void expect_arg_kernels(const std::string& isa) {
       uint32_t idx[L], want_idx[L];
       std::fill_n(val, L, arg_identity<Cmp, T>()), std::fill_n(want_val, L, arg_identity<Cmp, T>());
       std::fill_n(idx, L, kNone), std::fill_n(want_idx, L, kNone);
-      Kernels::template arg_lanes<Cmp, T>(data, split, val, idx, first);
+      // One half without the software prefetch and one with it: a prefetch changes no bit.
+      Kernels::template arg_lanes<Cmp, T>(data, split, val, idx, first, false);
       Kernels::template arg_lanes<Cmp, T>(data + split, x.size() - split, val, idx,
-                                          first + static_cast<uint32_t>(split));
+                                          first + static_cast<uint32_t>(split), true);
       for (size_t i = 0; i < x.size(); ++i)
         if (Cmp::better(x[i], want_val[i % L]))
           want_val[i % L] = x[i], want_idx[i % L] = first + static_cast<uint32_t>(i);
@@ -967,6 +970,34 @@ TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
   EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
 }
 
+// Whether the stream kernels prefetch in software (optimized/cpu.h): by the CPU's vendor, unless
+// DMLCERT_PREFETCH names a choice. A value that names none leaves the vendor's choice.
+struct PrefetchChoiceCase {
+  std::string name;
+  optimized::PrefetchVendor vendor;
+  const char* env;  // DMLCERT_PREFETCH, or nullptr when unset
+  bool software;
+};
+void PrintTo(const PrefetchChoiceCase& c, std::ostream* os) {
+  *os << c.name;
+}
+class SoftwarePrefetch : public ::testing::TestWithParam<PrefetchChoiceCase> {};
+TEST_P(SoftwarePrefetch, FollowsTheVendorUnlessTheEnvironmentChooses) {
+  const auto& c = GetParam();
+  EXPECT_EQ(optimized::software_prefetch_for(c.vendor, c.env), c.software);
+}
+INSTANTIATE_TEST_SUITE_P(
+    Choices, SoftwarePrefetch,
+    ::testing::Values(
+        PrefetchChoiceCase{"IntelPrefetches", optimized::PrefetchVendor::Intel, nullptr, true},
+        PrefetchChoiceCase{"OthersLeaveItToTheHardware", optimized::PrefetchVendor::Other, nullptr, false},
+        PrefetchChoiceCase{"SoftwareOnAnyVendor", optimized::PrefetchVendor::Other, "software", true},
+        PrefetchChoiceCase{"HardwareOnIntel", optimized::PrefetchVendor::Intel, "hardware", false},
+        PrefetchChoiceCase{"AnUnknownValueKeepsIntelsChoice", optimized::PrefetchVendor::Intel, "Software",
+                           true},
+        PrefetchChoiceCase{"AnEmptyValueKeepsTheOthersChoice", optimized::PrefetchVendor::Other, "", false}),
+    [](const auto& row) { return row.param.name; });
+
 // How many bytes a copy passes through the cache (optimized/copy.h): on a 32 MiB cache, those of
 // 32 MiB or more stream their output. Nests are canonical, outermost first; each dim is
 // {size, {output stride, input stride}} in FLOAT32 elements.
@@ -1069,6 +1100,28 @@ TEST_P(ReduceKernelWidth, NarrowOnlyForRowSumsAndExtremaStreamingFromMemory) {
             c.narrow);
 }
 INSTANTIATE_TEST_SUITE_P(Optimized, ReduceKernelWidth, ::testing::ValuesIn(kWidthCases),
+                         [](const auto& row) { return row.param.name; });
+
+// The row kernels prefetch in software only on a CPU that wants it and only past the cache.
+struct PrefetchPaysCase {
+  std::string name;
+  bool cpu_wants_it;
+  uint64_t input_bytes;
+  bool prefetch;
+};
+void PrintTo(const PrefetchPaysCase& c, std::ostream* os) {
+  *os << c.name;
+}
+class StreamPrefetchPays : public ::testing::TestWithParam<PrefetchPaysCase> {};
+TEST_P(StreamPrefetchPays, OnlyWhereTheCpuWantsItAndTheInputIsPastTheCache) {
+  const auto& c = GetParam();
+  EXPECT_EQ(optimized::stream_prefetch_pays(c.cpu_wants_it, c.input_bytes, kLlc), c.prefetch);
+}
+INSTANTIATE_TEST_SUITE_P(Optimized, StreamPrefetchPays,
+                         ::testing::Values(PrefetchPaysCase{"PastTheCache", true, kLlc + 1, true},
+                                           PrefetchPaysCase{"ThatFitsTheCache", true, kLlc, false},
+                                           PrefetchPaysCase{"OnACpuThatDoesNotWantIt", false, 4 * kLlc,
+                                                            false}),
                          [](const auto& row) { return row.param.name; });
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "optimized/cpu.h"
 
+#include <cpuid.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -51,6 +55,27 @@ uint64_t reported_last_level_cache_bytes() {
     return best;
   }();
   return bytes;
+}
+
+bool software_prefetch_for(PrefetchVendor vendor, const char* override_value) {
+  if (override_value != nullptr && std::strcmp(override_value, "software") == 0) return true;
+  if (override_value != nullptr && std::strcmp(override_value, "hardware") == 0) return false;
+  return vendor == PrefetchVendor::Intel;
+}
+
+bool software_prefetch() {
+  static const bool on = [] {
+    // CPUID leaf 0 spells the vendor in EBX, EDX, ECX.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    char vendor[13] = {};
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+      std::memcpy(vendor, &ebx, 4), std::memcpy(vendor + 4, &edx, 4), std::memcpy(vendor + 8, &ecx, 4);
+    }
+    const PrefetchVendor v =
+        std::strcmp(vendor, "GenuineIntel") == 0 ? PrefetchVendor::Intel : PrefetchVendor::Other;
+    return software_prefetch_for(v, std::getenv("DMLCERT_PREFETCH"));
+  }();
+  return on;
 }
 
 uint64_t last_level_cache_bytes() {

@@ -33,6 +33,18 @@ inline bool cpu_has_avx512_kernels() {
   return has;
 }
 
+// Whether this CPU's REDUCE kernels that read one stream in order want software prefetches ahead
+// of it where it comes from memory (kernels.inc: prefetch_stream; reduce_width.h:
+// stream_prefetch_pays). The hardware prefetchers decide, measured on one CPU of each vendor
+// (kernels.inc has the figures): on AMD (Zen 4) the kernels ran faster without them; on Intel
+// (Sapphire Rapids generation), whose L2 streamer does not cross a 4 KiB page, they read memory at
+// two thirds of the rate they reach with them. DMLCERT_PREFETCH=software or =hardware overrides the
+// choice (the bench compares both); any other value is ignored.
+enum class PrefetchVendor { Intel, Other };
+bool software_prefetch_for(PrefetchVendor vendor, const char* override_value);
+// The choice for this CPU and environment, made once.
+bool software_prefetch();
+
 // The last-level cache in bytes as the operating system reports it (Linux's sysfs), 0 where it
 // does not.
 uint64_t reported_last_level_cache_bytes();

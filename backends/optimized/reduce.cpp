@@ -15,8 +15,15 @@ bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns
   return function && type && !columns && input_bytes > last_level_cache_bytes;
 }
 
+bool stream_prefetch_pays(bool cpu_wants_software_prefetch, uint64_t input_bytes,
+                          uint64_t last_level_cache_bytes) {
+  return cpu_wants_software_prefetch && input_bytes > last_level_cache_bytes;
+}
+
 ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
-  const Plan plan = make_plan(d);
+  Plan plan = make_plan(d);
+  const uint64_t input_bytes = plan.n * plan.outputs * plan.in_bytes;
+  plan.prefetch = stream_prefetch_pays(software_prefetch(), input_bytes, last_level_cache_bytes());
   ExecResult r;
   // ARG* indices are kept in 32 bits; only a broadcast input can have 2^32 elements per output.
   if (is_arg_function(d.function) && plan.n >= kNoIndex) {
@@ -26,9 +33,8 @@ ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   }
   const bool avx512 = cpu_has_avx512_kernels();
   const bool avx2 =
-      cpu_has_avx2_f16c() &&
-      !narrow_kernels_stream_faster(plan.in_type, d.function, plan.column,
-                                    plan.n * plan.outputs * plan.in_bytes, last_level_cache_bytes());
+      cpu_has_avx2_f16c() && !narrow_kernels_stream_faster(plan.in_type, d.function, plan.column, input_bytes,
+                                                           last_level_cache_bytes());
   bool ok = false;
   if (plan.in_type == DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
     ok = false;

@@ -60,6 +60,9 @@ struct Plan {
   LoopNest reduced;      // stream {input}: all reduced dims in order (+ unit inner dim)
   LoopNest run_outer;    // rows: reduced dims but the last (+ unit inner dim)
   Dim run;               // rows: the last reduced dim; columns: the innermost (kept) dim
+  // Whether the row kernels prefetch ahead of their stream in software (reduce_width.h:
+  // stream_prefetch_pays); set by the caller, not by make_plan, which reads only the descriptor.
+  bool prefetch = false;
 };
 
 // Under clang the AVX2 and AVX-512 files compile this header for their instruction set as a whole
@@ -148,16 +151,16 @@ struct ValueReducer {
     void set(size_t j, State s) { a[j] = s; }
   };
   template <class K>
-  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
-    K::template lanes<Op>(x, n, l.a);
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t, bool prefetch) {
+    K::template lanes<Op>(x, n, l.a, prefetch);
   }
   template <class K>
   static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t) {
     K::template columns<Op>(x, n, c.a);
   }
   template <class K>
-  static bool add_run_f16(Lanes& l, const u16u* x, size_t n) {
-    return K::template lanes_f16<Op>(x, n, l.a);
+  static bool add_run_f16(Lanes& l, const u16u* x, size_t n, bool prefetch) {
+    return K::template lanes_f16<Op>(x, n, l.a, prefetch);
   }
   template <class K>
   static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
@@ -204,15 +207,15 @@ struct ArgReducer {
     void set(size_t j, State s) { v[j] = s.v, i[j] = s.i; }
   };
   template <class K>
-  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t first) {
-    K::template arg_lanes<Cmp, T>(x, n, l.v, l.i, first);
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t first, bool prefetch) {
+    K::template arg_lanes<Cmp, T>(x, n, l.v, l.i, first, prefetch);
   }
   template <class K>
   static void add_columns(Columns& c, const unaligned_t<In>* x, size_t n, uint32_t index) {
     K::template arg_columns<Cmp, T>(x, n, c.v, c.i, index);
   }
   template <class K>
-  static bool add_run_f16(Lanes&, const u16u*, size_t) {
+  static bool add_run_f16(Lanes&, const u16u*, size_t, bool) {
     return false;
   }
   template <class K>
@@ -272,10 +275,10 @@ struct LogSumExpReducer {
     void set(size_t j, State st) { c[j] = st; }
   };
   template <class K>
-  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t) {
+  static void add_run(Lanes& l, const unaligned_t<In>* x, size_t n, uint32_t, bool prefetch) {
     State segment;
     float m;
-    if (K::log_sum_exp(x, n, &m, &segment.s)) {
+    if (K::log_sum_exp(x, n, &m, &segment.s, prefetch)) {
       segment.m = m;
     } else {
       for (size_t i = 0; i < n; ++i) add(segment, x[i]);
@@ -283,7 +286,7 @@ struct LogSumExpReducer {
     l.running = combine(l.running, segment);
   }
   template <class K>
-  static bool add_run_f16(Lanes&, const u16u*, size_t) {
+  static bool add_run_f16(Lanes&, const u16u*, size_t, bool) {
     return false;
   }
   template <class K>
@@ -343,9 +346,10 @@ struct Engine {
         const std::byte* src =
             in + (in_base + off[0] + static_cast<int64_t>(pos) * s) * static_cast<int64_t>(p.in_bytes);
         if (p.in_type == DataType::FLOAT16 && s == 1 &&
-            R::template add_run_f16<K>(lanes, reinterpret_cast<const u16u*>(src), n))
+            R::template add_run_f16<K>(lanes, reinterpret_cast<const u16u*>(src), n, p.prefetch))
           continue;
-        R::template add_run<K>(lanes, segment(src, s, n, buf), n, static_cast<uint32_t>(q * len + pos));
+        R::template add_run<K>(lanes, segment(src, s, n, buf), n, static_cast<uint32_t>(q * len + pos),
+                               p.prefetch);
       }
       ++q;
     });

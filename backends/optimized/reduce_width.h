@@ -1,4 +1,5 @@
-// Which register width runs a REDUCE call on a CPU that has the 32-byte (AVX2) kernels.
+// How a REDUCE call reads its input: which register width runs it on a CPU that has the 32-byte
+// (AVX2) kernels, and whether the row kernels prefetch in software.
 #pragma once
 
 #include <cstdint>
@@ -31,5 +32,12 @@ namespace dmlcert::optimized {
 // The AVX-512 kernels did no better (row SUM 1.01, row MAX 0.89, INT32 row SUM 0.77, one run).
 bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns, uint64_t input_bytes,
                                   uint64_t last_level_cache_bytes);
+
+// True when the kernels that read one stream should prefetch ahead of it in software: on a CPU
+// whose hardware prefetchers leave them short (cpu.h: software_prefetch), for an input that does
+// not fit the last-level cache. From the cache they read as fast or faster without (kernels.inc
+// has the figures of both).
+bool stream_prefetch_pays(bool cpu_wants_software_prefetch, uint64_t input_bytes,
+                          uint64_t last_level_cache_bytes);
 
 }  // namespace dmlcert::optimized
