@@ -58,11 +58,11 @@ uint64_t read_all(const std::byte* src, uint64_t bytes) {
         // The reduction kernels prefetch this way where the CPU wants it (cpu.h:
         // software_prefetch; kernels.inc has the figures), and a roofline that streams with less
         // help than a kernel gets is no roof (FLOAT16 SUM from memory ran at 1.15 of it without
-        // any). The far L2 prefetch made this the
-        // fastest of the read loops measured on one machine, from memory on two cores
-        // (interleaved runs, 2 GB): L1 2 KiB and L2 4 KiB 25.4 GB/s (mean of 6), L2 at 8 KiB
-        // instead 26.1, both L2 distances 26.4 (faster in 6 of 6 rounds); none 20-22; another L1
-        // prefetch at 1 KiB made it slower (25.6 where 2 KiB and 4 KiB alone read 26.6, means of 5).
+        // any). The far L2 prefetch made this the fastest of the read loops measured on one
+        // machine, from memory on two cores (interleaved runs, 2 GB): L1 2 KiB and L2 4 KiB
+        // 25.4 GB/s (mean of 6), L2 at 8 KiB instead 26.1, both L2 distances 26.4 (faster in 6
+        // of 6 rounds); none 20-22; another L1 prefetch at 1 KiB made it slower (25.6 where
+        // 2 KiB and 4 KiB alone read 26.6, means of 5).
         const uintptr_t at = reinterpret_cast<uintptr_t>(src + b + i * 8);
         __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL1), 0, 3);
         __builtin_prefetch(reinterpret_cast<const void*>(at + kAheadL2), 0, 2);

@@ -1,7 +1,5 @@
 #include "optimized/cpu.h"
 
-#include <cpuid.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -64,17 +62,9 @@ bool software_prefetch_for(PrefetchVendor vendor, const char* override_value) {
 }
 
 bool software_prefetch() {
-  static const bool on = [] {
-    // CPUID leaf 0 spells the vendor in EBX, EDX, ECX.
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    char vendor[13] = {};
-    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
-      std::memcpy(vendor, &ebx, 4), std::memcpy(vendor + 4, &edx, 4), std::memcpy(vendor + 8, &ecx, 4);
-    }
-    const PrefetchVendor v =
-        std::strcmp(vendor, "GenuineIntel") == 0 ? PrefetchVendor::Intel : PrefetchVendor::Other;
-    return software_prefetch_for(v, std::getenv("DMLCERT_PREFETCH"));
-  }();
+  static const bool on =
+      software_prefetch_for(__builtin_cpu_is("intel") ? PrefetchVendor::Intel : PrefetchVendor::Other,
+                            std::getenv("DMLCERT_PREFETCH"));
   return on;
 }
 
