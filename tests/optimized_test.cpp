@@ -1102,6 +1102,55 @@ TEST_P(ReduceKernelWidth, NarrowOnlyForRowSumsAndExtremaStreamingFromMemory) {
 INSTANTIATE_TEST_SUITE_P(Optimized, ReduceKernelWidth, ::testing::ValuesIn(kWidthCases),
                          [](const auto& row) { return row.param.name; });
 
+// Which kernel set runs a REDUCE call (optimized/reduce_width.h: reduce_kernel_set). Every set gives
+// the same bits, so the choice can only cost or gain speed.
+struct KernelSetCase {
+  std::string name;
+  optimized::KernelCpu cpu;
+  DataType input;
+  ReduceFunction function;
+  bool columns;
+  uint64_t input_bytes;
+  optimized::KernelSet set;
+};
+void PrintTo(const KernelSetCase& c, std::ostream* os) {
+  *os << c.name;
+}
+constexpr optimized::KernelCpu kAvx2Only{true, false, false}, kSplitAvx512{true, true, false},
+    kFullAvx512{true, true, true}, kNoVectors{false, false, false};
+using Set = optimized::KernelSet;
+const KernelSetCase kKernelSetCases[] = {
+    {"FullWidthAvx512RunsEveryCall", kFullAvx512, DataType::FLOAT32, ReduceFunction::SUM, false, kLlc,
+     Set::Avx512},
+    {"FullWidthAvx512StreamsFromMemory", kFullAvx512, DataType::FLOAT32, ReduceFunction::MAX, false, 2 * kLlc,
+     Set::Avx512},
+    {"FullWidthAvx512RunsIntegers", kFullAvx512, DataType::INT8, ReduceFunction::MIN, true, kLlc,
+     Set::Avx512},
+    {"SplitAvx512RunsLogSumExp", kSplitAvx512, DataType::FLOAT16, ReduceFunction::LOG_SUM_EXP, false, kLlc,
+     Set::Avx512},
+    {"SplitAvx512RunsArgmaxOf4Bytes", kSplitAvx512, DataType::UINT32, ReduceFunction::ARGMAX, false, kLlc,
+     Set::Avx512},
+    {"SplitAvx512LeavesArgminOf2BytesToAvx2", kSplitAvx512, DataType::INT16, ReduceFunction::ARGMIN, false,
+     kLlc, Set::Avx2},
+    {"SplitAvx512LeavesSumsToAvx2", kSplitAvx512, DataType::FLOAT32, ReduceFunction::SUM, true, 2 * kLlc,
+     Set::Avx2},
+    {"SplitAvx512StreamsRowSumsNarrow", kSplitAvx512, DataType::FLOAT32, ReduceFunction::SUM, false, 2 * kLlc,
+     Set::Baseline},
+    {"Avx2StreamsRowMaxNarrow", kAvx2Only, DataType::INT32, ReduceFunction::MAX, false, 2 * kLlc,
+     Set::Baseline},
+    {"Avx2RunsLogSumExpWithoutAvx512", kAvx2Only, DataType::FLOAT32, ReduceFunction::LOG_SUM_EXP, false, kLlc,
+     Set::Avx2},
+    {"NoVectorsRunsTheBaseline", kNoVectors, DataType::FLOAT32, ReduceFunction::ARGMAX, false, kLlc,
+     Set::Baseline},
+};
+class ReduceKernelSet : public ::testing::TestWithParam<KernelSetCase> {};
+TEST_P(ReduceKernelSet, FollowsTheCpuAndTheCall) {
+  const KernelSetCase& c = GetParam();
+  EXPECT_EQ(optimized::reduce_kernel_set(c.cpu, c.input, c.function, c.columns, c.input_bytes, kLlc), c.set);
+}
+INSTANTIATE_TEST_SUITE_P(Optimized, ReduceKernelSet, ::testing::ValuesIn(kKernelSetCases),
+                         [](const auto& row) { return row.param.name; });
+
 // The row kernels prefetch in software only on a CPU that wants it and only past the cache.
 struct PrefetchPaysCase {
   std::string name;

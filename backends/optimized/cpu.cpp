@@ -68,6 +68,11 @@ bool software_prefetch() {
   return on;
 }
 
+bool cpu_avx512_full_width() {
+  static const bool full = cpu_has_avx512_kernels() && __builtin_cpu_is("intel");
+  return full;
+}
+
 uint64_t last_level_cache_bytes() {
   const uint64_t reported = reported_last_level_cache_bytes();
   return reported > 0 ? reported : kAssumedLastLevelCacheBytes;

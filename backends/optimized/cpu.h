@@ -33,6 +33,12 @@ inline bool cpu_has_avx512_kernels() {
   return has;
 }
 
+// Whether this CPU executes 512-bit operations at full width, so that the AVX-512 REDUCE kernels
+// stream faster than the narrower ones (reduce_width.h: reduce_kernel_set). Read from the vendor:
+// Intel's AVX-512 CPUs have full-width units; AMD's Zen 4 splits each operation into two 256-bit
+// halves, and there the AVX-512 kernels streamed no faster.
+bool cpu_avx512_full_width();
+
 // Whether this CPU's REDUCE kernels that read one stream in order want software prefetches ahead
 // of it where it comes from memory (kernels.inc: prefetch_stream; reduce_width.h:
 // stream_prefetch_pays). The hardware prefetchers decide, measured on one CPU of each vendor

@@ -65,8 +65,8 @@ namespace isa_avx2 {
 #endif
 
 // AVX-512 (F, BW, DQ, VL): half the instructions per element of AVX2, which matters where a
-// kernel computes rather than streams; used for LOG_SUM_EXP, and for ARG* on 4-byte data
-// (reduce_log_sum_exp_avx512.cpp and reduce_arg_avx512.cpp say why).
+// kernel computes rather than streams, and, on a CPU that runs them at full width, where it
+// streams too (reduce_width.h says when each set runs).
 // As with AVX2: a target region under GCC; under clang only those two files, compiled for
 // AVX-512 (backends/CMakeLists.txt), see it.
 #if !defined(__clang__)

@@ -1,5 +1,5 @@
-// REDUCE: plans the call (reduce_engine.h explains the engines) and runs the kernels for the
-// instruction set this CPU has, or the 16-byte ones where they stream faster (reduce_width.h).
+// REDUCE: plans the call (reduce_engine.h explains the engines) and runs it with the kernel set
+// reduce_width.h chooses for this CPU and call.
 #include "optimized/cpu.h"
 #include "optimized/reduce_engine.h"
 #include "optimized/reduce_width.h"
@@ -20,6 +20,16 @@ bool stream_prefetch_pays(bool cpu_wants_software_prefetch, uint64_t input_bytes
   return cpu_wants_software_prefetch && input_bytes > last_level_cache_bytes;
 }
 
+KernelSet reduce_kernel_set(const KernelCpu& cpu, DataType input, ReduceFunction f, bool columns,
+                            uint64_t input_bytes, uint64_t last_level_cache_bytes) {
+  const bool computes = (f == ReduceFunction::LOG_SUM_EXP && is_float(input)) ||
+                        (is_arg_function(f) && element_size(input) == 4);
+  if (cpu.avx512 && (computes || cpu.avx512_full_width)) return KernelSet::Avx512;
+  if (cpu.avx2 && !narrow_kernels_stream_faster(input, f, columns, input_bytes, last_level_cache_bytes))
+    return KernelSet::Avx2;
+  return KernelSet::Baseline;
+}
+
 ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
   Plan plan = make_plan(d);
   const uint64_t input_bytes = plan.n * plan.outputs * plan.in_bytes;
@@ -31,22 +41,26 @@ ExecResult compute(const ReduceDesc& d, FeatureLevel, const Bindings& b) {
     r.message = "ARGMAX/ARGMIN over 2^32 or more elements per output";
     return r;
   }
-  const bool avx512 = cpu_has_avx512_kernels();
-  const bool avx2 =
-      cpu_has_avx2_f16c() && !narrow_kernels_stream_faster(plan.in_type, d.function, plan.column, input_bytes,
-                                                           last_level_cache_bytes());
+  const KernelCpu cpu{cpu_has_avx2_f16c(), cpu_has_avx512_kernels(), cpu_avx512_full_width()};
+  const bool is_float_data = is_float(plan.in_type);
   bool ok = false;
-  if (plan.in_type == DataType::FLOAT64)  // REDUCE never takes FLOAT64 (T.DTYPE)
+  if (plan.in_type == DataType::FLOAT64) {  // REDUCE never takes FLOAT64 (T.DTYPE)
     ok = false;
-  else if (is_float(plan.in_type) && d.function == ReduceFunction::LOG_SUM_EXP && avx512) {
-    run_log_sum_exp_avx512(plan, b);
-    ok = true;
-  } else if (avx512 && is_arg_function(d.function) && run_arg_avx512(plan, d.function, b))
-    ok = true;
-  else if (is_float(plan.in_type))
-    ok = avx2 ? run_float_avx2(plan, d.function, b) : run_float_baseline(plan, d.function, b);
-  else
-    ok = avx2 ? run_integer_avx2(plan, d.function, b) : run_integer_baseline(plan, d.function, b);
+  } else {
+    switch (reduce_kernel_set(cpu, plan.in_type, d.function, plan.column, input_bytes,
+                              last_level_cache_bytes())) {
+      case KernelSet::Avx512:
+        ok = is_float_data ? run_float_avx512(plan, d.function, b) : run_integer_avx512(plan, d.function, b);
+        break;
+      case KernelSet::Avx2:
+        ok = is_float_data ? run_float_avx2(plan, d.function, b) : run_integer_avx2(plan, d.function, b);
+        break;
+      case KernelSet::Baseline:
+        ok = is_float_data ? run_float_baseline(plan, d.function, b)
+                           : run_integer_baseline(plan, d.function, b);
+        break;
+    }
+  }
   if (!ok) {
     r.status = Status::Unsupported;
     r.message =

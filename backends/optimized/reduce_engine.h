@@ -16,9 +16,8 @@
 // see reduce_ops.h for the accumulation types and the accuracy argument.
 //
 // This header holds the engines, templated on the instruction set's kernels (K). Each
-// instantiation is compiled in its own file (reduce_{float,integer}_{baseline,avx2}.cpp,
-// reduce_log_sum_exp_avx512.cpp and reduce_arg_avx512.cpp), so that they compile in parallel;
-// reduce.cpp plans the call and picks one.
+// instantiation is compiled in its own file (reduce_{float,integer}_{baseline,avx2,avx512}.cpp), so
+// that they compile in parallel; reduce.cpp plans the call and picks one (reduce_width.h).
 #pragma once
 
 #include <algorithm>
@@ -673,11 +672,10 @@ bool run_integer(const Plan& p, ReduceFunction f, const Bindings& b) {
 // Each returns false when the (function, type) pair has no implementation.
 bool run_float_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_float_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
-void run_log_sum_exp_avx512(const Plan& p, const Bindings& b);
-// False when the function is not ARGMAX or ARGMIN, or the data are not FLOAT32, INT32 or UINT32.
-bool run_arg_avx512(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_baseline(const Plan& p, ReduceFunction f, const Bindings& b);
 bool run_integer_avx2(const Plan& p, ReduceFunction f, const Bindings& b);
+bool run_float_avx512(const Plan& p, ReduceFunction f, const Bindings& b);
+bool run_integer_avx512(const Plan& p, ReduceFunction f, const Bindings& b);
 
 inline namespace DMLCERT_ENGINE_ISA {
 

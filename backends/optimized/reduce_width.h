@@ -1,5 +1,5 @@
-// How a REDUCE call reads its input: which register width runs it on a CPU that has the 32-byte
-// (AVX2) kernels, and whether the row kernels prefetch in software.
+// How a REDUCE call reads its input: which kernel set (register width) runs it, and whether the
+// row kernels prefetch in software.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,33 @@ namespace dmlcert::optimized {
 // The AVX-512 kernels did no better (row SUM 1.01, row MAX 0.89, INT32 row SUM 0.77, one run).
 bool narrow_kernels_stream_faster(DataType input, ReduceFunction f, bool columns, uint64_t input_bytes,
                                   uint64_t last_level_cache_bytes);
+
+// The kernel sets, each a copy of kernels.inc compiled for one instruction set (kernels.h).
+enum class KernelSet { Baseline, Avx2, Avx512 };
+
+// What the CPU offers the choice below (cpu.h).
+struct KernelCpu {
+  bool avx2 = false;    // cpu_has_avx2_f16c
+  bool avx512 = false;  // cpu_has_avx512_kernels
+  // cpu_avx512_full_width: 512-bit operations at full width, not split into two 256-bit halves.
+  bool avx512_full_width = false;
+};
+
+// The kernel set that runs a REDUCE call. Every set gives the same bits (the lanes are fixed,
+// reduce_engine.h), so the choice can only cost or gain speed:
+// - LOG_SUM_EXP of float data, and ARGMAX / ARGMIN of 4-byte data, take AVX-512 wherever the CPU
+//   has it: there the kernels compute more than they stream (reduce_float_avx512.cpp).
+// - Every other call takes AVX-512 where the CPU runs it at full width. On two cores of an Intel
+//   Xeon (Sapphire Rapids generation), opt/roofline with the AVX2 or 16-byte kernels / with the
+//   AVX-512 ones, medians of two alternated runs of dmlcert_bench (of 2 rounds from memory, of 3
+//   from the L3): SUM over columns 0.83 / 0.96 from memory and 0.81 / 0.90 from the L3, SUM over
+//   all elements 1.00 / 1.00 and 0.97 / 1.01, INT32 row SUM 0.98 / 1.01 and 0.96 / 1.00, row MAX
+//   0.98 / 1.08 and 0.93 / 0.97, FLOAT32 row SUM 1.02 / 1.01 and 0.88 / 0.89. On AMD Zen 4, which
+//   splits each 512-bit operation in two, they did no better than the narrower kernels (above).
+// - Elsewhere AVX2, or the 16-byte kernels where narrow_kernels_stream_faster says so or the CPU
+//   has no AVX2.
+KernelSet reduce_kernel_set(const KernelCpu& cpu, DataType input, ReduceFunction f, bool columns,
+                            uint64_t input_bytes, uint64_t last_level_cache_bytes);
 
 // True when the kernels that read one stream should prefetch ahead of it in software: on a CPU
 // whose hardware prefetchers leave them short (cpu.h: software_prefetch), for an input that does
