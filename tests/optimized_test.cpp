@@ -958,16 +958,18 @@ TEST_P(OptimizedStreamingStores, WriteTheSameBytesAsOrdinaryStores) {
 INSTANTIATE_TEST_SUITE_P(Copies, OptimizedStreamingStores, ::testing::ValuesIn(streaming_cases()),
                          [](const auto& row) { return row.param.name; });
 
-// The default threshold is the last-level cache: a copy that fits it leaves its output in the
-// cache for its reader. A set threshold replaces it until 0 restores it.
-TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCache) {
+// The default threshold is the last-level cache, up to 32 MiB (a reported cache is the socket's,
+// shared): a copy that fits it leaves its output in the cache for its reader. A set threshold
+// replaces it until 0 restores it.
+TEST(OptimizedStreamingStores, DefaultThresholdIsTheLastLevelCacheUpTo32MiB) {
+  const uint64_t default_bytes = std::min(optimized::last_level_cache_bytes(), uint64_t{32} << 20);
   optimized::set_streaming_store_min_bytes(0);
-  EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
+  EXPECT_EQ(optimized::streaming_store_min_bytes(), default_bytes);
   EXPECT_GE(optimized::last_level_cache_bytes(), uint64_t{1} << 20);
   optimized::set_streaming_store_min_bytes(4096);
   EXPECT_EQ(optimized::streaming_store_min_bytes(), 4096u);
   optimized::set_streaming_store_min_bytes(0);
-  EXPECT_EQ(optimized::streaming_store_min_bytes(), optimized::last_level_cache_bytes());
+  EXPECT_EQ(optimized::streaming_store_min_bytes(), default_bytes);
 }
 
 // Whether the stream kernels prefetch in software (optimized/cpu.h): by the CPU's vendor, unless

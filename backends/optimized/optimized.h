@@ -22,7 +22,8 @@ void set_thread_count(unsigned threads);
 
 // SLICE, SLICE1 and SCATTER_ND's copy of the input write their outputs with streaming stores,
 // which bypass the cache, when the bytes they pass through the cache (the output and the input
-// lines, copy.h: copy_cache_footprint) reach this many: by default the last-level cache size.
+// lines, copy.h: copy_cache_footprint) reach this many: by default the last-level cache size, but
+// at most 32 MiB (copy.cpp says why).
 uint64_t streaming_store_min_bytes();
 // Replaces the threshold; 0 restores the default. For tests (1 sends every copy through the
 // streaming kernels) and benchmarks; not to be called while another thread is executing.
