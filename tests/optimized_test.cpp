@@ -692,6 +692,38 @@ TEST(OptimizedLayouts, ColumnSumsOfGatheredRowsMatchRowsReadInPlaceBitwise) {
   }
 }
 
+// The rows engine reads an output whose elements are one contiguous segment in one kernel call
+// (reduce_engine.h: block_state), and others through its lanes, segment by segment. Rows read in
+// place and the same rows gathered first (elements 2 apart) must give the same bits. Rounding data,
+// and in each row 2^60 in lane 0 and -2^60 in lane 16, which the fixed tree (lane j with j + 16
+// first) cancels before it adds the other lanes, and any other order would not: a different
+// grouping or fold shows in the result.
+TEST(OptimizedLayouts, RowReductionsReadInPlaceMatchGatheredRowsBitwise) {
+  for (ReduceFunction f : {ReduceFunction::SUM, ReduceFunction::L1, ReduceFunction::SUM_SQUARE,
+                           ReduceFunction::MAX, ReduceFunction::MIN}) {
+    SCOPED_TRACE(name(f));
+    const uint32_t rows = 9, cols = 1000;  // 31 groups of 32 lanes and a tail of 8
+    std::vector<float> x = rounding_data(rows * cols, 5);
+    for (uint32_t r = 0; r < rows; ++r) x[r * cols] = 0x1p60f, x[r * cols + 16] = -0x1p60f;
+    ReduceDesc packed;
+    packed.function = f;
+    packed.axes = {1};
+    packed.input = packed_desc(F32, {rows, cols});
+    packed.output = packed_desc(F32, {rows, 1});
+    ReduceDesc spaced = packed;
+    spaced.input.strides = std::vector<uint32_t>{2 * cols, 2};
+    spaced.input.total_bytes = min_implied_bytes(spaced.input).value();
+    InputData data;  // logical data; run_case lays it out by each descriptor's strides
+    data.input.resize(x.size() * sizeof(float));
+    std::memcpy(data.input.data(), x.data(), data.input.size());
+    const RunOutput a = run_case(optimized_backend(), packed, FeatureLevel::L5_0, data);
+    const RunOutput b = run_case(optimized_backend(), spaced, FeatureLevel::L5_0, data);
+    ASSERT_EQ(a.exec.status, Status::Ok) << a.exec.message;
+    ASSERT_EQ(b.exec.status, Status::Ok) << b.exec.message;
+    EXPECT_TRUE(a.output == b.output);
+  }
+}
+
 // A sum over many blocks of one output computes its blocks in parallel, each thread from its own
 // range of (output, block) items, and folds them afterwards in block order. 40 rows of
 // 4100 are 5 full blocks of 32768 elements and a short one. Every thread count gives the same bits

@@ -165,19 +165,24 @@ struct ValueReducer {
   static void add_column_rows(Columns& c, const unaligned_t<In>* const* x, size_t n, uint32_t) {
     K::template columns_rows<Op>(x, n, c.a);
   }
-  // A fixed pairwise tree: for sums, the error grows with log2(kLanes), not kLanes.
   static DMLCERT_INLINE State fold(const Lanes& l) {
     Acc a[kLanes];
     for (int j = 0; j < kLanes; ++j) a[j] = l.a[j];
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-      for (int j = 0; j < w; ++j) a[j] = Op::op(a[j], a[j + w]);
-    return a[0];
+    return ops::fold_lanes<Op>(a);
+  }
+  // A whole output whose elements are one contiguous run of one segment: its Lanes, add_run and
+  // fold in one kernel call (Engine::block_state says why).
+  static constexpr bool kHasRow = true;
+  template <class K>
+  static State row(const unaligned_t<In>* x, size_t n, bool prefetch) {
+    return K::template row<Op>(x, n, prefetch);
   }
   static State combine(State a, State b) { return Op::op(a, b); }
 };
 
 template <class T, class Cmp>
 struct ArgReducer {
+  static constexpr bool kHasRow = false;
   using In = T;
   struct State {
     T v;
@@ -244,6 +249,7 @@ struct ArgReducer {
 // harness/core/src/reduce_bounds.cpp). Segments with a NaN or a +inf (class U data) and the columns
 // engine take the element-by-element path, add(), with the library's exp in double.
 struct LogSumExpReducer {
+  static constexpr bool kHasRow = false;
   using In = float;
   struct State {
     double m = -std::numeric_limits<double>::infinity();  // no element yet
@@ -332,6 +338,19 @@ struct Engine {
 
   // Rows engine: the state of block `blk` of the output whose kept input offset is in_base.
   State block_state(int64_t in_base, uint64_t blk, In* buf) const {
+    // An output of one contiguous segment (a row of up to kSegment elements) in one kernel call,
+    // whose accumulators stay in registers until the fold: rows of 4096 FLOAT32 SUMs read from the
+    // L3 spent 6% of their time here, in the Lanes, the fold and the call, around the kernel (a
+    // profile of 64 MiB, [4096, 4096]). On two cores of an Intel Xeon (Sapphire Rapids
+    // generation), opt/roofline without / with this path, medians of two alternated runs of 3
+    // rounds: FLOAT32 row SUM 0.90 / 0.96 and 0.90 / 0.98, L2 0.87 / 0.95 and 0.88 / 0.96, INT32
+    // row SUM 1.03 / 1.10, row MAX 0.97 / 1.08.
+    if constexpr (R::kHasRow) {
+      if (p.n <= kSegment && p.run.size == p.n && p.run.stride[0] == 1 && p.in_type != DataType::FLOAT16)
+        return R::template row<K>(
+            reinterpret_cast<const unaligned_t<In>*>(in + in_base * static_cast<int64_t>(p.in_bytes)), p.n,
+            p.prefetch);
+    }
     typename R::Lanes lanes;
     const uint64_t len = p.run.size;
     const int64_t s = p.run.stride[0];

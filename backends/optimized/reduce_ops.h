@@ -186,4 +186,14 @@ struct RunOf<Op, std::void_t<typename Op::Run>> {
 template <class Op>
 using run_t = typename RunOf<Op>::type;
 
+// Folds L lane results into a[0] by a fixed pairwise tree (lane j with lane j + w, w halving from
+// L / 2): for sums the error grows with log2(L), not L. The engine's fold and the kernels' row()
+// share it, so the two give the same bits.
+template <class Op, class Acc, int L>
+DMLCERT_INLINE Acc fold_lanes(Acc (&a)[L]) {
+  for (int w = L / 2; w >= 1; w /= 2)
+    for (int j = 0; j < w; ++j) a[j] = Op::op(a[j], a[j + w]);
+  return a[0];
+}
+
 }  // namespace dmlcert::optimized::ops
