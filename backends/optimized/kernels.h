@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "dmlcert/dtype.h"
 #include "optimized/cpu.h"
