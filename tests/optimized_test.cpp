@@ -665,6 +665,24 @@ TEST(OptimizedKernels, Float32SumsAddFloatRunsIntoDoubleLanesOnEveryInstructionS
   });
 }
 
+// Runs a REDUCE of the [rows, cols] FLOAT32 data x with the input packed and with its elements 2
+// apart (the optimized backend reads the one in place and gathers the other first) and expects
+// the same output bits.
+void expect_packed_matches_spaced(const ReduceDesc& packed, const std::vector<float>& x) {
+  const uint32_t cols = packed.input.sizes[1];
+  ReduceDesc spaced = packed;
+  spaced.input.strides = std::vector<uint32_t>{2 * cols, 2};
+  spaced.input.total_bytes = min_implied_bytes(spaced.input).value();
+  InputData data;  // logical data; run_case lays it out by each descriptor's strides
+  data.input.resize(x.size() * sizeof(float));
+  std::memcpy(data.input.data(), x.data(), data.input.size());
+  const RunOutput a = run_case(optimized_backend(), packed, FeatureLevel::L5_0, data);
+  const RunOutput b = run_case(optimized_backend(), spaced, FeatureLevel::L5_0, data);
+  ASSERT_EQ(a.exec.status, Status::Ok) << a.exec.message;
+  ASSERT_EQ(b.exec.status, Status::Ok) << b.exec.message;
+  EXPECT_TRUE(a.output == b.output);
+}
+
 // The column engine groups K::kRows rows into one float run whatever the input's layout: rows
 // it reads in place (columns 1 element apart) and rows it gathers first (here 2 apart) give the
 // same bits (rounding data: the grouping shows in the result).
@@ -678,17 +696,7 @@ TEST(OptimizedLayouts, ColumnSumsOfGatheredRowsMatchRowsReadInPlaceBitwise) {
     packed.axes = {0};
     packed.input = packed_desc(F32, {rows, cols});
     packed.output = packed_desc(F32, {1, cols});
-    ReduceDesc spaced = packed;
-    spaced.input.strides = std::vector<uint32_t>{2 * cols, 2};
-    spaced.input.total_bytes = min_implied_bytes(spaced.input).value();
-    InputData data;  // logical data; run_case lays it out by each descriptor's strides
-    data.input.resize(x.size() * sizeof(float));
-    std::memcpy(data.input.data(), x.data(), data.input.size());
-    const RunOutput a = run_case(optimized_backend(), packed, FeatureLevel::L5_0, data);
-    const RunOutput b = run_case(optimized_backend(), spaced, FeatureLevel::L5_0, data);
-    ASSERT_EQ(a.exec.status, Status::Ok) << a.exec.message;
-    ASSERT_EQ(b.exec.status, Status::Ok) << b.exec.message;
-    EXPECT_TRUE(a.output == b.output);
+    expect_packed_matches_spaced(packed, x);
   }
 }
 
@@ -710,17 +718,7 @@ TEST(OptimizedLayouts, RowReductionsReadInPlaceMatchGatheredRowsBitwise) {
     packed.axes = {1};
     packed.input = packed_desc(F32, {rows, cols});
     packed.output = packed_desc(F32, {rows, 1});
-    ReduceDesc spaced = packed;
-    spaced.input.strides = std::vector<uint32_t>{2 * cols, 2};
-    spaced.input.total_bytes = min_implied_bytes(spaced.input).value();
-    InputData data;  // logical data; run_case lays it out by each descriptor's strides
-    data.input.resize(x.size() * sizeof(float));
-    std::memcpy(data.input.data(), x.data(), data.input.size());
-    const RunOutput a = run_case(optimized_backend(), packed, FeatureLevel::L5_0, data);
-    const RunOutput b = run_case(optimized_backend(), spaced, FeatureLevel::L5_0, data);
-    ASSERT_EQ(a.exec.status, Status::Ok) << a.exec.message;
-    ASSERT_EQ(b.exec.status, Status::Ok) << b.exec.message;
-    EXPECT_TRUE(a.output == b.output);
+    expect_packed_matches_spaced(packed, x);
   }
 }
 
